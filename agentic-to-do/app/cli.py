@@ -1,0 +1,167 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# ///
+"""Agentic To-Do: a persistent to-do list operated through a JSON-first CLI.
+
+Run from the package root as `python3 app/cli.py <command> ...`. Each command parses its
+arguments, runs one operation inside one store transaction (or one lock-free read), and returns
+a payload that the kit's runner prints as exactly one JSON envelope.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+APP_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+
+import typer  # noqa: E402
+
+from agentic_kit import runner  # noqa: E402
+from agentic_kit.clock import now, timestamp  # noqa: E402
+from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
+from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
+from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
+from todo import inputs, operations  # noqa: E402
+from todo.models import TodoItem, TodoState  # noqa: E402
+
+STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
+STATE_FILE_NAME = "todos.json"
+ENTITY_MODEL = TodoItem  # what schemas/ describes as the item
+
+app = runner.new_app("Agentic To-Do: a persistent to-do list with a JSON-first CLI.")
+
+ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]
+
+
+class StatusFilter(StrEnum):
+    all = "all"
+    open = "open"
+    completed = "completed"
+
+
+def store() -> StateStore[TodoState]:
+    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TodoState)
+
+
+def dump(item: TodoItem) -> dict[str, object]:
+    return item.model_dump(by_alias=True)
+
+
+@app.command()
+def add(
+    title: Annotated[str, typer.Argument(help="What to do (one line).")],
+    description: Annotated[str, typer.Option(help="Longer text.")] = "",
+    due_at: Annotated[str | None, typer.Option(help="YYYY-MM-DD or an ISO date-time with offset.")] = None,
+) -> Payload:
+    """Create an open to-do item."""
+    title = inputs.check_title(title)
+    description = inputs.check_description(description)
+    due = inputs.check_due(due_at) if due_at is not None else None
+    with store().transaction() as state:
+        item = operations.add_item(state, title=title, description=description, due_at=due, now=timestamp())
+    return item_payload(dump(item))
+
+
+@app.command("list")
+def list_items(
+    status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
+    due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
+    overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
+    limit: Annotated[int | None, typer.Option(min=0, help="Show at most N items.")] = None,
+) -> Payload:
+    """List items in creation order, filtered by status. Defaults to all."""
+    bound = inputs.check_bound("--due-before", due_before) if due_before is not None else None
+    selected = operations.select_items(
+        store().load(),
+        status=None if status is StatusFilter.all else status.value,
+        due_before=bound,
+        overdue_at=now() if overdue else None,
+    )
+    if limit is None:
+        return list_payload([dump(item) for item in selected])
+    return list_payload([dump(item) for item in selected[:limit]], total=len(selected))
+
+
+@app.command()
+def get(item_id: ItemId) -> Payload:
+    """Fetch a single to-do item."""
+    item_id = inputs.check_item_id(item_id)
+    return item_payload(dump(operations.find_item(store().load(), item_id)))
+
+
+@app.command()
+def update(
+    item_id: ItemId,
+    title: Annotated[str | None, typer.Option(help="New title.")] = None,
+    description: Annotated[str | None, typer.Option(help="New description.")] = None,
+    due_at: Annotated[str | None, typer.Option(help="New due date.")] = None,
+    clear_due_at: Annotated[bool, typer.Option("--clear-due-at", help="Remove the due date.")] = False,
+) -> Payload:
+    """Update one or more mutable fields."""
+    item_id = inputs.check_item_id(item_id)
+    if title is None and description is None and due_at is None and not clear_due_at:
+        raise validation_error(
+            "update needs at least one change.",
+            "Give --title, --description, --due-at or --clear-due-at.",
+        )
+    if due_at is not None and clear_due_at:
+        raise validation_error("Give --due-at or --clear-due-at, not both.")
+    new_title = inputs.check_title(title) if title is not None else None
+    new_description = inputs.check_description(description) if description is not None else None
+    new_due = inputs.check_due(due_at) if due_at is not None else None
+    with store().transaction() as state:
+        item = operations.find_item(state, item_id)
+        operations.update_item(
+            item,
+            title=new_title,
+            description=new_description,
+            due_at=new_due,
+            clear_due_at=clear_due_at,
+            now=timestamp(),
+        )
+    return item_payload(dump(item))
+
+
+@app.command()
+def complete(item_id: ItemId) -> Payload:
+    """Mark an item as completed. Completing it again changes nothing."""
+    item_id = inputs.check_item_id(item_id)
+    with store().transaction() as state:
+        item = operations.find_item(state, item_id)
+        operations.complete_item(item, now=timestamp())
+    return item_payload(dump(item))
+
+
+@app.command()
+def reopen(item_id: ItemId) -> Payload:
+    """Mark a completed item as open again. Reopening an open item changes nothing."""
+    item_id = inputs.check_item_id(item_id)
+    with store().transaction() as state:
+        item = operations.find_item(state, item_id)
+        operations.reopen_item(item, now=timestamp())
+    return item_payload(dump(item))
+
+
+@app.command()
+def remove(
+    item_id: ItemId,
+    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
+) -> Payload:
+    """Delete an item. The --confirm flag is required because the operation is destructive."""
+    item_id = inputs.check_item_id(item_id)
+    if not confirm:
+        operations.find_item(store().load(), item_id)  # an unknown id is NOT_FOUND first
+        raise confirmation_required("remove")
+    with store().transaction() as state:
+        item = operations.find_item(state, item_id)
+        operations.remove_item(state, item)
+    return item_payload(dump(item))
+
+
+if __name__ == "__main__":
+    runner.main(app)

@@ -1,0 +1,112 @@
+"""Operations on the to-do state: plain functions, no I/O; the CLI runs each in one transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from agentic_kit.dates import deadline
+from agentic_kit.errors import not_found
+from agentic_kit.ids import format_id
+
+from .models import ID_PREFIX, Status, TodoItem, TodoState
+
+
+def add_item(
+    state: TodoState, *, title: str, description: str, due_at: str | None, now: str
+) -> TodoItem:
+    item = TodoItem(
+        id=format_id(ID_PREFIX, state.take_id()),
+        title=title,
+        description=description,
+        due_at=due_at,
+        created_at=now,
+        updated_at=now,
+    )
+    state.items.append(item)
+    return item
+
+
+def find_item(state: TodoState, item_id: str) -> TodoItem:
+    for item in state.items:
+        if item.id == item_id:
+            return item
+    raise not_found("to-do", item_id)
+
+
+def select_items(
+    state: TodoState,
+    *,
+    status: Status | None,
+    due_before: datetime | None,
+    overdue_at: datetime | None,
+) -> list[TodoItem]:
+    """Items in creation order that pass every filter given.
+
+    due_before: due strictly before that instant. overdue_at: open and due before that instant
+    (a date-only due runs to the end of its UTC day).
+    """
+    selected = []
+    for item in state.items:
+        if status is not None and item.status != status:
+            continue
+        if due_before is not None or overdue_at is not None:
+            if item.due_at is None:
+                continue
+            item_deadline = deadline(item.due_at)
+            if due_before is not None and not item_deadline < due_before:
+                continue
+            if overdue_at is not None and (item.status != "open" or not item_deadline < overdue_at):
+                continue
+        selected.append(item)
+    return selected
+
+
+def update_item(
+    item: TodoItem,
+    *,
+    title: str | None,
+    description: str | None,
+    due_at: str | None,
+    clear_due_at: bool,
+    now: str,
+) -> None:
+    """Apply the changes given; updatedAt moves only when a value really changed."""
+    changes: dict[str, object] = {}
+    if title is not None:
+        changes["title"] = title
+    if description is not None:
+        changes["description"] = description
+    if due_at is not None:
+        changes["due_at"] = due_at
+    if clear_due_at:
+        changes["due_at"] = None
+    changed = False
+    for field, value in changes.items():
+        if getattr(item, field) != value:
+            setattr(item, field, value)
+            changed = True
+    if changed:
+        item.updated_at = now
+
+
+def complete_item(item: TodoItem, *, now: str) -> None:
+    """Completing a completed item changes nothing, so a retried call is harmless."""
+    if item.status == "completed":
+        return
+    item.status = "completed"
+    item.completed_at = now
+    item.updated_at = now
+
+
+def reopen_item(item: TodoItem, *, now: str) -> None:
+    """Reopening an open item changes nothing."""
+    if item.status == "open":
+        return
+    item.status = "open"
+    item.completed_at = None
+    item.updated_at = now
+
+
+def remove_item(state: TodoState, item: TodoItem) -> None:
+    # The ID counter is untouched, so the removed item's ID is never handed out again.
+    state.items = [kept for kept in state.items if kept is not item]
