@@ -32,7 +32,13 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 class CamelModel(BaseModel):
     """Python names in snake_case, JSON names in camelCase, unknown keys refused."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        # Every field is always printed, so the output schema marks defaulted fields required too.
+        json_schema_serialization_defaults_required=True,
+    )
 
 
 class VersionedState(CamelModel):

@@ -1,0 +1,185 @@
+"""The pytest harness: run a package the way a runtime does, with its own isolated state.
+
+Every app test goes through `AppRunner`:
+- `run(...)` runs the app in-process (fast; freezegun controls the clock),
+- `run_subprocess(...)` runs `entry.command` for real through the runtime's `invoke`.
+Both read the APP.md frontmatter first, parse stdout as the envelope, and fail the test on any
+contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
+table, or an envelope that does not match the package's schemas/.
+
+Use it from a conftest with `pytest_plugins = ["agentapps.harness"]`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import os
+import shlex
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from agentic_kit.errors import EXIT_STATUS, ErrorCode
+
+from .runtime import Invocation, Package, check_output, invoke
+
+_loaded_entries: dict[Path, ModuleType] = {}
+
+
+class ContractViolation(AssertionError):
+    """The app broke the CLI contract; the test fails whatever it meant to check."""
+
+
+@dataclass
+class Result:
+    """What a runtime sees of one run: exit status and envelope (plus raw streams)."""
+
+    exit_status: int
+    envelope: dict[str, Any]
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.envelope["ok"] is True
+
+    @property
+    def item(self) -> dict[str, Any]:
+        return self.envelope["item"]  # type: ignore[no-any-return]
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        return self.envelope["items"]  # type: ignore[no-any-return]
+
+    @property
+    def error_code(self) -> str | None:
+        return self.envelope["error"]["code"] if not self.ok else None
+
+
+@dataclass
+class HumanOutput:
+    exit_status: int
+    stdout: str
+
+
+class AppRunner:
+    """One package with a private state folder; every call is checked against the contract."""
+
+    def __init__(self, package_dir: Path, state_dir: Path) -> None:
+        self.package = Package(package_dir)
+        self.state_dir = state_dir
+        self.env: dict[str, str] = {"AGENTIC_STATE_DIR": str(state_dir)}
+
+    def state_file(self, name: str) -> Path:
+        return self.state_dir / name
+
+    def run(self, *args: str, stdin: str | None = None, env: Mapping[str, str] | None = None) -> Result:
+        """Run in this process: the entry script's module is loaded once and called directly."""
+        status, stdout, stderr = self._run_in_process(list(args), stdin, env)
+        return self._checked(check_output(self.package, list(args), status, stdout, stderr))
+
+    def run_human(self, *args: str, env: Mapping[str, str] | None = None) -> HumanOutput:
+        """Run in-process with --human: the text and exit status, with no JSON to check."""
+        status, stdout, stderr = self._run_in_process([*args, "--human"], None, env)
+        if "Traceback (most recent call last)" in stderr:
+            raise ContractViolation(f"stderr shows a Python traceback: {stderr}")
+        return HumanOutput(status, stdout)
+
+    def _run_in_process(
+        self, args: list[str], stdin: str | None, env: Mapping[str, str] | None
+    ) -> tuple[int, str, str]:
+        module = self._entry_module()
+        out, err = io.StringIO(), io.StringIO()
+        with _environment(self._environment(env)), _stdin(stdin):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = module.runner.run(module.app, args)
+        return int(status), out.getvalue(), err.getvalue()
+
+    def run_subprocess(
+        self, *args: str, stdin: str | None = None, env: Mapping[str, str] | None = None
+    ) -> Result:
+        """Run `entry.command` from the package root as a real process, like a runtime."""
+        full_env = {**_clean_environ(), **self._environment(env)}
+        return self._checked(invoke(self.package, list(args), env=full_env, stdin=stdin))
+
+    def _environment(self, extra: Mapping[str, str] | None) -> dict[str, str]:
+        return {**self.env, **(extra or {})}
+
+    def _entry_module(self) -> ModuleType:
+        argv = self.package.entry_argv()
+        if len(argv) != 2 or not argv[0].startswith("python") or not argv[1].endswith(".py"):
+            raise ContractViolation(f"in-process runs need `python3 <script>.py`, not {shlex.join(argv)}")
+        script = (self.package.root / argv[1]).resolve()
+        if script not in _loaded_entries:
+            name = f"agentic_entry_{len(_loaded_entries)}"
+            spec = importlib.util.spec_from_file_location(name, script)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            _loaded_entries[script] = module
+        return _loaded_entries[script]
+
+    def _checked(self, invocation: Invocation) -> Result:
+        violations = list(invocation.violations)
+        envelope = invocation.envelope
+        if envelope is not None and not envelope["ok"]:
+            code = envelope.get("error", {}).get("code")
+            expected = EXIT_STATUS.get(ErrorCode(code)) if code in ErrorCode.__members__ else None
+            if expected is None:
+                violations.append(f"error code {code!r} is not in the code table.")
+            elif invocation.exit_status != expected:
+                violations.append(f"{code} must exit {expected}, not {invocation.exit_status}.")
+        if "Traceback (most recent call last)" in invocation.stderr:
+            violations.append("stderr shows a Python traceback.")
+        if violations or envelope is None:
+            raise ContractViolation(
+                f"{shlex.join(invocation.args)}: " + " ".join(violations) + f"\nstdout: {invocation.stdout!r}"
+            )
+        return Result(invocation.exit_status, envelope, invocation.stdout, invocation.stderr)
+
+
+def _clean_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without any AGENTIC_* setting that could leak in from the test process."""
+    source = os.environ if environ is None else environ
+    return {key: value for key, value in source.items() if not key.startswith("AGENTIC_")}
+
+
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(_clean_environ(saved))
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@contextlib.contextmanager
+def _stdin(text: str | None) -> Iterator[None]:
+    saved = sys.stdin
+    sys.stdin = io.StringIO(text or "")
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
+@pytest.fixture
+def app_runner(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], AppRunner]:
+    """A factory: `app_runner("agentic-to-do")` gives that package (a folder under the pytest
+    root) with a fresh state folder of its own."""
+
+    def make(package: str) -> AppRunner:
+        return AppRunner(request.config.rootpath / package, tmp_path / f"{package}-state")
+
+    return make
