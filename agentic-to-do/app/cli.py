@@ -62,8 +62,9 @@ def add(
     title = inputs.check_title(title)
     description = inputs.check_description(description)
     due = inputs.check_due(due_at) if due_at is not None else None
+    stamp = timestamp()
     with store().transaction() as state:
-        item = operations.add_item(state, title=title, description=description, due_at=due, now=timestamp())
+        item = operations.add_item(state, title=title, description=description, due_at=due, now=stamp)
     return item_payload(dump(item))
 
 
@@ -114,6 +115,7 @@ def update(
     new_title = inputs.check_title(title) if title is not None else None
     new_description = inputs.check_description(description) if description is not None else None
     new_due = inputs.check_due(due_at) if due_at is not None else None
+    stamp = timestamp()
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
         operations.update_item(
@@ -122,7 +124,7 @@ def update(
             description=new_description,
             due_at=new_due,
             clear_due_at=clear_due_at,
-            now=timestamp(),
+            now=stamp,
         )
     return item_payload(dump(item))
 
@@ -131,9 +133,10 @@ def update(
 def complete(item_id: ItemId) -> Payload:
     """Mark an item as completed. Completing it again changes nothing."""
     item_id = inputs.check_item_id(item_id)
+    stamp = timestamp()
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
-        operations.complete_item(item, now=timestamp())
+        operations.complete_item(item, now=stamp)
     return item_payload(dump(item))
 
 
@@ -141,9 +144,10 @@ def complete(item_id: ItemId) -> Payload:
 def reopen(item_id: ItemId) -> Payload:
     """Mark a completed item as open again. Reopening an open item changes nothing."""
     item_id = inputs.check_item_id(item_id)
+    stamp = timestamp()
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
-        operations.reopen_item(item, now=timestamp())
+        operations.reopen_item(item, now=stamp)
     return item_payload(dump(item))
 
 

@@ -117,12 +117,13 @@ class StateStore(Generic[StateT]):
         """
         import filelock  # only writers need it; reads stay cheap
 
+        timeout = lock_timeout()  # a bad setting is refused before anything is created
         target = self.target
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise _io_error("create the folder of", self.path, error) from None
-        lock = filelock.FileLock(str(target) + ".lock", timeout=lock_timeout())
+        lock = filelock.FileLock(str(target) + ".lock", timeout=timeout)
         try:
             lock.acquire()
         except filelock.Timeout:

@@ -1,0 +1,97 @@
+"""agentic-to-do as a package: APP.md, SKILL.md, schemas/ and the vendored kit agree with the code."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from agentapps.harness import AppRunner
+from agentapps.manifest import load_app_manifest, load_skill_manifest, read_body, skill_path
+from agentapps.sync import stale_files
+from agentic_kit.errors import EXIT_STATUS
+
+PACKAGE = Path(__file__).resolve().parents[2] / "agentic-to-do"
+SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
+
+
+def cli_commands(todo: AppRunner) -> list[str]:
+    usage = todo.run("--help").envelope["help"]
+    listed = usage.split("Commands:")[1]
+    return [line.split()[0] for line in listed.strip().splitlines()]
+
+
+def test_frontmatter_is_the_reference_contract() -> None:
+    manifest = load_app_manifest(PACKAGE)
+    assert (manifest.schema_id, manifest.kind, manifest.slug) == ("agentapplications/v1", "app", "agentic-to-do")
+    assert manifest.name == "Agentic To-Do"
+    assert manifest.entry.command == "python3 app/cli.py"
+    assert manifest.scheduling == "supported"
+    assert manifest.confirmation_required == ["remove"]
+    assert manifest.skills == ["agentic-to-do-usage"]
+    assert manifest.description.count(". ") == 0 and len(manifest.description) <= 200
+
+
+def test_declared_commands_are_exactly_the_cli_commands(todo: AppRunner) -> None:
+    assert sorted(load_app_manifest(PACKAGE).commands) == sorted(cli_commands(todo))
+
+
+def test_every_declared_command_has_its_own_subsection() -> None:
+    body = read_body(PACKAGE / "APP.md")
+    documented = re.findall(r"^### `(\w+)", body, flags=re.MULTILINE)
+    assert documented == load_app_manifest(PACKAGE).commands
+
+
+def test_body_sections_are_present_and_in_the_recommended_order() -> None:
+    headings = re.findall(r"^## (\w+)", read_body(PACKAGE / "APP.md"), flags=re.MULTILINE)
+    assert headings == SECTIONS
+
+
+def test_the_error_table_in_app_md_matches_the_kit() -> None:
+    rows = re.findall(r"^\| `([A-Z_]+)` \| (\d+) \|", read_body(PACKAGE / "APP.md"), flags=re.MULTILINE)
+    assert {code: int(status) for code, status in rows} == {code.value: s for code, s in EXIT_STATUS.items()}
+
+
+def test_every_environment_variable_the_code_reads_is_documented() -> None:
+    code = "".join(path.read_text() for path in (PACKAGE / "app").rglob("*.py"))
+    variables = set(re.findall(r'"(AGENTIC_[A-Z_]+)"', code))
+    assert variables == {"AGENTIC_TODO_STATE_FILE", "AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW", "AGENTIC_DEBUG"}
+    body = read_body(PACKAGE / "APP.md")
+    assert [name for name in sorted(variables - {"AGENTIC_DEBUG"}) if f"`{name}`" not in body] == []
+
+
+def test_the_skill_resolves_and_fits_agent_skills_rules() -> None:
+    for shortname in load_app_manifest(PACKAGE).skills:
+        skill = load_skill_manifest(skill_path(PACKAGE, shortname))
+        assert skill.name == shortname
+        assert len(skill_path(PACKAGE, shortname).read_text().splitlines()) < 500
+
+
+def test_the_skill_passes_the_reference_validator() -> None:
+    validator = shutil.which("agentskills", path=str(Path(sys.executable).parent))
+    assert validator is not None, "skills-ref must be installed with the test extra"
+    completed = subprocess.run(
+        [validator, "validate", str(PACKAGE / "skills" / "agentic-to-do-usage")], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_the_entry_script_names_its_dependencies_inline() -> None:
+    script = (PACKAGE / "app" / "cli.py").read_text()
+    block = re.search(r"^# /// script\n((?:#.*\n)+?)# ///$", script, flags=re.MULTILINE)
+    assert block is not None
+    metadata = tomllib.loads("\n".join(line[2:] for line in block.group(1).splitlines()))
+    assert {re.split(r"[<>=]", dep)[0] for dep in metadata["dependencies"]} == {"typer", "filelock", "pydantic"}
+    assert metadata["requires-python"] == ">=3.11"
+
+
+@pytest.mark.parametrize("kind", ["kit", "schemas"])
+def test_generated_files_are_up_to_date(kind: str) -> None:
+    folder = "app/agentic_kit" if kind == "kit" else "schemas"
+    stale = [str(path) for path in stale_files(PACKAGE) if str(path).startswith(folder)]
+    assert stale == [], "run `nox -s sync` and commit the result"
