@@ -27,7 +27,7 @@ from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E4
 from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from todo import inputs, operations  # noqa: E402
-from todo.models import TodoItem, TodoState  # noqa: E402
+from todo.models import Status, TodoItem, TodoState  # noqa: E402
 
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
 STATE_FILE_NAME = "todos.json"
@@ -42,6 +42,13 @@ class StatusFilter(StrEnum):
     all = "all"
     open = "open"
     completed = "completed"
+
+
+STATUS_SELECTED: dict[StatusFilter, Status | None] = {
+    StatusFilter.all: None,
+    StatusFilter.open: "open",
+    StatusFilter.completed: "completed",
+}
 
 
 def store() -> StateStore[TodoState]:
@@ -79,7 +86,7 @@ def list_items(
     bound = inputs.check_bound("--due-before", due_before) if due_before is not None else None
     selected = operations.select_items(
         store().load(),
-        status=None if status is StatusFilter.all else status.value,
+        status=STATUS_SELECTED[status],
         due_before=bound,
         overdue_at=now() if overdue else None,
     )

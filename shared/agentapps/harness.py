@@ -7,13 +7,13 @@ Both read the APP.md frontmatter first, parse stdout as the envelope, and fail t
 contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
 table, or an envelope that does not match the package's schemas/.
 
-Use it from a conftest with `pytest_plugins = ["agentapps.harness"]`.
+Installing the suite registers it as a pytest plugin (entry point `pytest11`), so its fixtures
+are there in any test run.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import os
 import shlex
@@ -28,9 +28,7 @@ import pytest
 
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
 
-from .runtime import Invocation, Package, check_output, invoke
-
-_loaded_entries: dict[Path, ModuleType] = {}
+from .runtime import Invocation, Package, check_output, invoke, load_entry_module
 
 
 class ContractViolation(AssertionError):
@@ -97,9 +95,13 @@ class AppRunner:
     ) -> tuple[int, str, str]:
         module = self._entry_module()
         out, err = io.StringIO(), io.StringIO()
-        with _environment(self._environment(env)), _stdin(stdin):
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                status = module.runner.run(module.app, args)
+        with (
+            _environment(self._environment(env)),
+            _stdin(stdin),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
+            status = module.runner.run(module.app, args)
         return int(status), out.getvalue(), err.getvalue()
 
     def run_subprocess(
@@ -113,18 +115,10 @@ class AppRunner:
         return {**self.env, **(extra or {})}
 
     def _entry_module(self) -> ModuleType:
-        argv = self.package.entry_argv()
-        if len(argv) != 2 or not argv[0].startswith("python") or not argv[1].endswith(".py"):
-            raise ContractViolation(f"in-process runs need `python3 <script>.py`, not {shlex.join(argv)}")
-        script = (self.package.root / argv[1]).resolve()
-        if script not in _loaded_entries:
-            name = f"agentic_entry_{len(_loaded_entries)}"
-            spec = importlib.util.spec_from_file_location(name, script)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            _loaded_entries[script] = module
-        return _loaded_entries[script]
+        try:
+            return load_entry_module(self.package)
+        except ValueError as error:
+            raise ContractViolation(str(error)) from None
 
     def _checked(self, invocation: Invocation) -> Result:
         violations = list(invocation.violations)

@@ -8,6 +8,7 @@ with `ok`, and an envelope that does not validate against the package's schemas/
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -17,11 +18,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .manifest import AppManifest, load_app_manifest
 
 SUCCESS_SCHEMA = "success-envelope.schema.json"
+_entry_modules: dict[Path, ModuleType] = {}
 ERROR_SCHEMA = "error-envelope.schema.json"
 
 
@@ -65,6 +68,25 @@ class Package:
         return shlex.split(self.manifest.entry.command)
 
 
+def load_entry_module(package: Package) -> ModuleType:
+    """Import a package's Python entry script in this process (once), for in-process runs.
+
+    Only an entry of the form `python3 <script>.py` can be loaded this way.
+    """
+    argv = package.entry_argv()
+    if len(argv) != 2 or not argv[0].startswith("python") or not argv[1].endswith(".py"):
+        raise ValueError(f"in-process runs need `python3 <script>.py`, not {shlex.join(argv)}")
+    script = (package.root / argv[1]).resolve()
+    if script not in _entry_modules:
+        spec = importlib.util.spec_from_file_location(f"agentic_entry_{len(_entry_modules)}", script)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"cannot load {script}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _entry_modules[script] = module
+    return _entry_modules[script]
+
+
 def invoke(
     package: Package,
     args: Sequence[str],
@@ -92,9 +114,7 @@ def invoke(
     return check_output(package, list(args), completed.returncode, completed.stdout, completed.stderr)
 
 
-def check_output(
-    package: Package, args: list[str], exit_status: int, stdout: str, stderr: str
-) -> Invocation:
+def check_output(package: Package, args: list[str], exit_status: int, stdout: str, stderr: str) -> Invocation:
     """Parse stdout as the envelope and list every contract violation."""
     violations: list[str] = []
     envelope: dict[str, Any] | None = None
@@ -114,7 +134,7 @@ def check_output(
             violations.append("`ok` is false but the exit status is 0.")
         validator = package.schema_validators.get(envelope["ok"])
         if validator is not None:
-            for error in validator.iter_errors(envelope):
-                where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-                violations.append(f"envelope does not match its schema at {where}: {error.message}")
+            for mismatch in validator.iter_errors(envelope):
+                where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
+                violations.append(f"envelope does not match its schema at {where}: {mismatch.message}")
     return Invocation(args, exit_status, stdout, stderr, envelope, violations)

@@ -7,10 +7,11 @@ drift tests and CI use that). Nothing here is edited by hand.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from pathlib import Path
+
+from .runtime import Package, load_entry_module
 
 KIT_SOURCE = Path(__file__).resolve().parent.parent / "agentic_kit"
 KIT_FOLDER = Path("app") / "agentic_kit"
@@ -31,14 +32,11 @@ def expected_files(package: Path) -> dict[Path, bytes]:
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     """Schemas built from the models the package's entry module names (ENTITY_MODEL)."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
-    from agentic_kit.schemas import envelope_schemas
     from typer.main import get_command
 
-    script = package / "app" / "cli.py"
-    spec = importlib.util.spec_from_file_location(f"agentic_sync_{package.name.replace('-', '_')}", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from agentic_kit.schemas import envelope_schemas
+
+    module = load_entry_module(Package(package))
     commands = sorted(getattr(get_command(module.app), "commands", {}))
     entity = module.ENTITY_MODEL.__name__
     entity_name = "".join(f"-{c.lower()}" if c.isupper() else c for c in entity).lstrip("-")

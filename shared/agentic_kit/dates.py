@@ -49,10 +49,13 @@ def parse_instant(text: str, *, assume_utc: bool = False) -> datetime:
 def parse_due(text: str) -> str:
     """Normalise a --due-at value: a date stays as written, an instant becomes UTC ms Z."""
     text = text.strip()
-    if _DATE.fullmatch(text):
-        parse_date(text)
-        return text
-    return format_timestamp(parse_instant(text))
+    try:
+        if _DATE.fullmatch(text):
+            parse_date(text)
+            return text
+        return format_timestamp(parse_instant(text))
+    except ValueError:
+        raise ValueError(f"not a due date: {text!r}") from None
 
 
 def parse_bound(text: str) -> datetime:

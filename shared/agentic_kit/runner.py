@@ -93,7 +93,7 @@ def _invoke(
         return _failure(command, AppError(ErrorCode.VALIDATION_ERROR, error.format_message()))
     except click_exceptions.UsageError as error:
         return _failure(command, _usage_error(error))
-    except (click_exceptions.Abort, EOFError, KeyboardInterrupt):
+    except (typer.Abort, EOFError, KeyboardInterrupt):
         return _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
         print(f"internal error: {type(error).__name__}: {error}", file=sys.stderr)
@@ -114,9 +114,7 @@ def _invoke(
     if captured.getvalue():
         # No payload but printed text: click answered --help itself.
         return help_envelope(command, captured.getvalue()), EXIT_OK
-    return _failure(
-        command, AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result.")
-    )
+    return _failure(command, AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result."))
 
 
 def _usage_error(error: click_exceptions.UsageError) -> AppError:

@@ -5,10 +5,16 @@ Only the schema generator imports this module; no command pays for it at start-u
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    NotRequired,  # pydantic needs these on Python 3.11
+    TypeVar,
+)
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
-from typing_extensions import NotRequired, TypedDict  # pydantic needs these on Python 3.11
+from typing_extensions import TypedDict
 
 from .errors import ErrorCode
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentapps.harness import AppRunner
+from agentapps.runtime import load_entry_module
 
 SEEDED = [("add", "first", "--due-at", "2026-04-05"), ("add", "second")]
 
@@ -55,7 +56,9 @@ def seed(todo: AppRunner) -> bytes:
     return todo.state_file("todos.json").read_bytes()
 
 
-@pytest.mark.parametrize(("args", "code"), BAD_INPUTS, ids=[" ".join(a)[:40] or "(none)" for a, _ in BAD_INPUTS])
+@pytest.mark.parametrize(
+    ("args", "code"), BAD_INPUTS, ids=[" ".join(a)[:40] or "(none)" for a, _ in BAD_INPUTS]
+)
 def test_bad_input_gives_its_code_and_exit_status_and_changes_nothing(
     todo: AppRunner, args: list[str], code: str
 ) -> None:
@@ -77,7 +80,9 @@ def test_bad_input_on_an_empty_state_creates_no_file_or_folder(todo: AppRunner, 
 
 
 @pytest.mark.parametrize("setting", [{"AGENTIC_NOW": "yesterday"}, {"AGENTIC_LOCK_TIMEOUT": "soon"}])
-def test_a_bad_setting_on_an_empty_state_creates_no_file_or_folder(todo: AppRunner, setting: dict[str, str]) -> None:
+def test_a_bad_setting_on_an_empty_state_creates_no_file_or_folder(
+    todo: AppRunner, setting: dict[str, str]
+) -> None:
     assert todo.run("add", "x", env=setting).error_code == "VALIDATION_ERROR"
     assert not todo.state_dir.exists()
 
@@ -110,4 +115,21 @@ def test_a_bad_lock_timeout_is_a_validation_error_and_changes_nothing(todo: AppR
     before = seed(todo)
     result = todo.run("add", "x", env={"AGENTIC_LOCK_TIMEOUT": timeout})
     assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert todo.state_file("todos.json").read_bytes() == before
+
+
+def test_an_unexpected_failure_is_an_internal_error_without_a_traceback(
+    todo: AppRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = seed(todo)
+    operations = load_entry_module(todo.package).operations  # the in-process app's domain
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(operations, "complete_item", broken)
+    result = todo.run("complete", "td_0001")
+    assert (result.error_code, result.exit_status) == ("INTERNAL_ERROR", 1)
+    assert result.envelope["error"]["message"] == "Unexpected internal error (RuntimeError)."
+    assert result.stderr == "internal error: RuntimeError: a bug\n"
     assert todo.state_file("todos.json").read_bytes() == before

@@ -98,7 +98,9 @@ def test_list_filters_by_status(todo: AppRunner, status: str, titles: list[str])
 
 
 @pytest.mark.parametrize(("limit", "shown"), [("0", []), ("2", ["a", "b"]), ("10", ["a", "b", "c"])])
-def test_list_limit_returns_at_most_n_and_says_the_total(todo: AppRunner, limit: str, shown: list[str]) -> None:
+def test_list_limit_returns_at_most_n_and_says_the_total(
+    todo: AppRunner, limit: str, shown: list[str]
+) -> None:
     for title in ("a", "b", "c"):
         add(todo, title)
     result = todo.run("list", "--limit", limit)
@@ -121,7 +123,9 @@ def test_list_on_an_empty_state_is_an_empty_list(todo: AppRunner) -> None:
         ("2026-04-04T23:59:30Z", ["due 04-04 23:59Z"]),
     ],
 )
-def test_list_due_before_keeps_items_due_strictly_before(todo: AppRunner, bound: str, titles: list[str]) -> None:
+def test_list_due_before_keeps_items_due_strictly_before(
+    todo: AppRunner, bound: str, titles: list[str]
+) -> None:
     add(todo, "due 04-04", "--due-at", "2026-04-04")
     add(todo, "due 04-04 23:59Z", "--due-at", "2026-04-04T23:59:00Z")
     add(todo, "due 04-05", "--due-at", "2026-04-05")
@@ -211,7 +215,11 @@ def test_reopen_undoes_complete(todo: AppRunner) -> None:
         todo.run("complete", "td_0001")
     with freeze_time("2026-04-02T00:00:00Z"):
         item = todo.run("reopen", "td_0001").item
-    assert (item["status"], item["completedAt"], item["updatedAt"]) == ("open", None, "2026-04-02T00:00:00.000Z")
+    assert (item["status"], item["completedAt"], item["updatedAt"]) == (
+        "open",
+        None,
+        "2026-04-02T00:00:00.000Z",
+    )
 
 
 def test_reopening_an_open_item_changes_nothing(todo: AppRunner) -> None:
@@ -236,11 +244,13 @@ def test_remove_with_confirm_returns_the_item_and_deletes_it(todo: AppRunner) ->
 @pytest.mark.parametrize(
     ("title", "description"),
     [
-        ("Café ☕ — naïve 日本語", "multi\nline\n\ttabbed \"quotes\" `backticks` and \\ backslash"),
+        ("Café ☕ — naïve 日本語", 'multi\nline\n\ttabbed "quotes" `backticks` and \\ backslash'),
         ("emoji 🧪🚀", "trailing newline\n"),
     ],
 )
-def test_unicode_and_multiline_text_round_trips_exactly(todo: AppRunner, title: str, description: str) -> None:
+def test_unicode_and_multiline_text_round_trips_exactly(
+    todo: AppRunner, title: str, description: str
+) -> None:
     add(todo, title, "--description", description)
     item = todo.run("get", "td_0001").item
     assert (item["title"], item["description"]) == (title, description)

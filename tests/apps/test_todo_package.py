@@ -28,13 +28,18 @@ def cli_commands(todo: AppRunner) -> list[str]:
 
 def test_frontmatter_is_the_reference_contract() -> None:
     manifest = load_app_manifest(PACKAGE)
-    assert (manifest.schema_id, manifest.kind, manifest.slug) == ("agentapplications/v1", "app", "agentic-to-do")
+    assert (manifest.schema_id, manifest.kind, manifest.slug) == (
+        "agentapplications/v1",
+        "app",
+        "agentic-to-do",
+    )
     assert manifest.name == "Agentic To-Do"
     assert manifest.entry.command == "python3 app/cli.py"
     assert manifest.scheduling == "supported"
     assert manifest.confirmation_required == ["remove"]
     assert manifest.skills == ["agentic-to-do-usage"]
-    assert manifest.description.count(". ") == 0 and len(manifest.description) <= 200
+    assert ". " not in manifest.description  # one sentence
+    assert len(manifest.description) <= 200
 
 
 def test_declared_commands_are_exactly_the_cli_commands(todo: AppRunner) -> None:
@@ -60,7 +65,13 @@ def test_the_error_table_in_app_md_matches_the_kit() -> None:
 def test_every_environment_variable_the_code_reads_is_documented() -> None:
     code = "".join(path.read_text() for path in (PACKAGE / "app").rglob("*.py"))
     variables = set(re.findall(r'"(AGENTIC_[A-Z_]+)"', code))
-    assert variables == {"AGENTIC_TODO_STATE_FILE", "AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW", "AGENTIC_DEBUG"}
+    assert variables == {
+        "AGENTIC_TODO_STATE_FILE",
+        "AGENTIC_STATE_DIR",
+        "AGENTIC_LOCK_TIMEOUT",
+        "AGENTIC_NOW",
+        "AGENTIC_DEBUG",
+    }
     body = read_body(PACKAGE / "APP.md")
     assert [name for name in sorted(variables - {"AGENTIC_DEBUG"}) if f"`{name}`" not in body] == []
 
@@ -76,7 +87,10 @@ def test_the_skill_passes_the_reference_validator() -> None:
     validator = shutil.which("agentskills", path=str(Path(sys.executable).parent))
     assert validator is not None, "skills-ref must be installed with the test extra"
     completed = subprocess.run(
-        [validator, "validate", str(PACKAGE / "skills" / "agentic-to-do-usage")], capture_output=True, text=True, check=False
+        [validator, "validate", str(PACKAGE / "skills" / "agentic-to-do-usage")],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
@@ -86,7 +100,11 @@ def test_the_entry_script_names_its_dependencies_inline() -> None:
     block = re.search(r"^# /// script\n((?:#.*\n)+?)# ///$", script, flags=re.MULTILINE)
     assert block is not None
     metadata = tomllib.loads("\n".join(line[2:] for line in block.group(1).splitlines()))
-    assert {re.split(r"[<>=]", dep)[0] for dep in metadata["dependencies"]} == {"typer", "filelock", "pydantic"}
+    assert {re.split(r"[<>=]", dep)[0] for dep in metadata["dependencies"]} == {
+        "typer",
+        "filelock",
+        "pydantic",
+    }
     assert metadata["requires-python"] == ">=3.11"
 
 

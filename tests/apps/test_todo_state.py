@@ -34,7 +34,8 @@ def write_state(todo: AppRunner, data: bytes) -> Path:
 
 @pytest.mark.parametrize("content", CORRUPT_STATES.values(), ids=CORRUPT_STATES.keys())
 @pytest.mark.parametrize(
-    "args", [["list"], ["get", "td_0001"], ["add", "x"], ["complete", "td_0001"], ["remove", "td_0001", "--confirm"]]
+    "args",
+    [["list"], ["get", "td_0001"], ["add", "x"], ["complete", "td_0001"], ["remove", "td_0001", "--confirm"]],
 )
 def test_a_corrupt_state_file_is_reported_by_path_and_left_byte_for_byte(
     todo: AppRunner, content: bytes, args: list[str]
@@ -44,7 +45,10 @@ def test_a_corrupt_state_file_is_reported_by_path_and_left_byte_for_byte(
     assert (result.error_code, result.exit_status) == ("STATE_CORRUPT", 8)
     assert str(path) in result.envelope["error"]["message"]
     assert path.read_bytes() == content
-    assert sorted(p.name for p in todo.state_dir.iterdir()) in (["todos.json"], ["todos.json", "todos.json.lock"])
+    assert sorted(p.name for p in todo.state_dir.iterdir()) in (
+        ["todos.json"],
+        ["todos.json", "todos.json.lock"],
+    )
 
 
 def test_a_newer_state_file_says_so(todo: AppRunner) -> None:
@@ -65,13 +69,19 @@ def held_lock(todo: AppRunner) -> Iterator[None]:
     todo.state_dir.mkdir()
     lock_path = todo.state_file("todos.json.lock")
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import filelock, sys, time\n"
-         "lock = filelock.FileLock(sys.argv[1]); lock.acquire(); print('held', flush=True); time.sleep(60)",
-         str(lock_path)],
+        [
+            sys.executable,
+            "-c",
+            "import filelock, sys, time\n"
+            "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
+            "print('held', flush=True); time.sleep(60)",
+            str(lock_path),
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    assert holder.stdout is not None
+    assert holder.stdout.readline() == "held\n"
     yield
     holder.kill()
     holder.wait()
@@ -121,12 +131,15 @@ def test_a_symlinked_state_file_is_written_through_and_stays_a_link(todo: AppRun
 
 
 @pytest.mark.parametrize("args", [["list"], ["add", "x"]])
-def test_a_state_path_that_is_a_folder_is_a_state_io_error(todo: AppRunner, tmp_path: Path, args: list[str]) -> None:
+def test_a_state_path_that_is_a_folder_is_a_state_io_error(
+    todo: AppRunner, tmp_path: Path, args: list[str]
+) -> None:
     folder = tmp_path / "todos.json"
     folder.mkdir()
     result = todo.run(*args, env={"AGENTIC_TODO_STATE_FILE": str(folder)})
     assert (result.error_code, result.exit_status) == ("STATE_IO_ERROR", 9)
-    assert folder.is_dir() and not any(folder.iterdir())
+    assert folder.is_dir()
+    assert not any(folder.iterdir())
 
 
 def test_a_state_path_under_a_file_is_a_state_io_error(todo: AppRunner, tmp_path: Path) -> None:

@@ -34,7 +34,13 @@ def _summary(item: Mapping[str, Any]) -> str:
         value = item.get(field)
         if value in (None, ""):
             continue
-        parts.append(f"due {value}" if field == "dueAt" else f"[{value}]" if field in ("status", "kind") else str(value))
+        parts.append(
+            f"due {value}"
+            if field == "dueAt"
+            else f"[{value}]"
+            if field in ("status", "kind")
+            else str(value)
+        )
     return "  ".join(parts)
 
 

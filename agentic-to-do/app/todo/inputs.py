@@ -27,9 +27,7 @@ def check_due(due_at: str) -> str:
     try:
         return parse_due(due_at)
     except ValueError:
-        raise validation_error(
-            f"--due-at {due_at!r} is not a valid date.", f"Use {DUE_FORMATS}."
-        ) from None
+        raise validation_error(f"--due-at {due_at!r} is not a valid date.", f"Use {DUE_FORMATS}.") from None
 
 
 def check_bound(option: str, value: str) -> datetime:

@@ -31,4 +31,4 @@ class TodoItem(CamelModel):
 
 
 class TodoState(VersionedState):
-    items: list[TodoItem] = []
+    items: list[TodoItem] = Field(default_factory=list)

@@ -11,9 +11,7 @@ from agentic_kit.ids import format_id
 from .models import ID_PREFIX, Status, TodoItem, TodoState
 
 
-def add_item(
-    state: TodoState, *, title: str, description: str, due_at: str | None, now: str
-) -> TodoItem:
+def add_item(state: TodoState, *, title: str, description: str, due_at: str | None, now: str) -> TodoItem:
     item = TodoItem(
         id=format_id(ID_PREFIX, state.take_id()),
         title=title,

@@ -1,0 +1,93 @@
+"""The envelope contract runtime authors rely on: exact keys, stable codes, stable exit statuses.
+
+Changing anything asserted here is a breaking change of every package in the suite.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentapps.harness import AppRunner
+from agentic_kit.errors import EXIT_STATUS, ErrorCode
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
+
+STABLE_EXIT_STATUS = {
+    "INTERNAL_ERROR": 1,
+    "USAGE_ERROR": 2,
+    "VALIDATION_ERROR": 3,
+    "NOT_FOUND": 4,
+    "CONFIRMATION_REQUIRED": 5,
+    "CONFLICT": 6,
+    "STATE_LOCKED": 7,
+    "STATE_CORRUPT": 8,
+    "STATE_IO_ERROR": 9,
+}
+ITEM_KEYS = ["ok", "command", "item"]
+LIST_KEYS = ["ok", "command", "count", "items"]
+LIMITED_LIST_KEYS = ["ok", "command", "count", "items", "total"]
+HELP_KEYS = ["ok", "command", "help"]
+ERROR_KEYS = ["ok", "command", "error"]
+
+
+def test_error_codes_and_exit_statuses_are_stable() -> None:
+    assert {code.value: status for code, status in EXIT_STATUS.items()} == STABLE_EXIT_STATUS
+    assert {code.value for code in ErrorCode} == set(STABLE_EXIT_STATUS)
+
+
+def test_every_exit_status_is_distinct_and_non_zero() -> None:
+    statuses = list(EXIT_STATUS.values())
+    assert len(set(statuses)) == len(statuses)
+    assert 0 not in statuses
+
+
+def test_item_envelope_keys_in_order(todo: AppRunner) -> None:
+    assert list(todo.run("add", "x").envelope) == ITEM_KEYS
+
+
+def test_list_envelope_keys_in_order(todo: AppRunner) -> None:
+    assert list(todo.run("list").envelope) == LIST_KEYS
+    assert list(todo.run("list", "--limit", "1").envelope) == LIMITED_LIST_KEYS
+
+
+def test_help_envelope_keys_in_order(todo: AppRunner) -> None:
+    assert list(todo.run("list", "--help").envelope) == HELP_KEYS
+
+
+@pytest.mark.parametrize(
+    ("args", "error_keys"),
+    [(["get", "td_0001"], ["code", "message", "hint"]), (["list", "--status", "x"], ["code", "message"])],
+)
+def test_error_envelope_keys_in_order(todo: AppRunner, args: list[str], error_keys: list[str]) -> None:
+    envelope = todo.run(*args).envelope
+    assert list(envelope) == ERROR_KEYS
+    assert envelope["ok"] is False
+    assert list(envelope["error"]) == error_keys
+
+
+def schema(package: str, name: str) -> dict[str, Any]:
+    return json.loads((ROOT / package / "schemas" / name).read_text())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_package_schema_knows_exactly_the_stable_codes(package: str) -> None:
+    codes = schema(package, "error-envelope.schema.json")["$defs"]["ErrorCode"]["enum"]
+    assert sorted(codes) == sorted(STABLE_EXIT_STATUS)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_package_schema_closes_its_envelopes(package: str) -> None:
+    error = schema(package, "error-envelope.schema.json")
+    assert error["additionalProperties"] is False
+    assert error["required"] == ERROR_KEYS
+    success = schema(package, "success-envelope.schema.json")
+    shapes = {name: definition for name, definition in success["$defs"].items() if "Envelope" in name}
+    assert sorted(definition["required"] for definition in shapes.values()) == sorted(
+        [ITEM_KEYS, LIST_KEYS, HELP_KEYS]
+    )
+    assert all(definition["additionalProperties"] is False for definition in shapes.values())

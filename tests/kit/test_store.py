@@ -1,0 +1,68 @@
+"""The kit's store, directly: transactions that fail write nothing, unchanged state is not rewritten."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import Field
+
+from agentic_kit.errors import AppError
+from agentic_kit.store import StateStore, VersionedState
+
+
+class CounterState(VersionedState):
+    values: list[int] = Field(default_factory=list)
+
+
+def store_at(tmp_path: Path) -> StateStore[CounterState]:
+    return StateStore(tmp_path / "state.json", CounterState)
+
+
+def test_a_missing_file_reads_as_an_empty_state(tmp_path: Path) -> None:
+    state = store_at(tmp_path).load()
+    assert (state.schema_version, state.next_id, state.values) == (1, 1, [])
+
+
+def test_a_transaction_writes_what_the_caller_changed(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    with store.transaction() as state:
+        state.values.append(state.take_id())
+    assert (tmp_path / "state.json").read_text() == '{"schemaVersion":1,"nextId":2,"values":[1]}\n'
+
+
+def test_a_transaction_that_raises_writes_nothing(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    with store.transaction() as state:
+        state.values.append(1)
+    before = (tmp_path / "state.json").read_bytes()
+
+    def fail_half_way() -> None:
+        with store.transaction() as state:
+            state.values.append(2)
+            raise RuntimeError("the operation failed half way")
+
+    with pytest.raises(RuntimeError, match="half way"):
+        fail_half_way()
+    assert (tmp_path / "state.json").read_bytes() == before
+
+
+def test_an_unchanged_state_is_not_rewritten(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    with store.transaction() as state:
+        state.values.append(1)
+    inode = (tmp_path / "state.json").stat().st_ino
+    with store.transaction():
+        pass
+    assert (tmp_path / "state.json").stat().st_ino == inode
+
+
+def test_the_lock_is_released_after_a_failed_transaction(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    (tmp_path / "state.json").write_text("{")
+    with pytest.raises(AppError), store.transaction():
+        pass
+    (tmp_path / "state.json").unlink()
+    with store.transaction() as state:  # would wait for the lock if it were still held
+        state.values.append(1)
+    assert store.load().values == [1]
