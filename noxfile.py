@@ -51,7 +51,7 @@ def sync(session: nox.Session) -> None:
 def demo(session: nox.Session) -> None:
     """Run agentic-to-do for real: add a to-do, then list it, printing each JSON envelope."""
     session.install(".")
-    state_dir = Path(session.create_tmp()) / "demo-state"
+    state_dir = Path(session.create_tmp()).resolve() / "demo-state"
     env = {"AGENTIC_STATE_DIR": str(state_dir)}
     session.chdir(ROOT / "agentic-to-do")  # a runtime runs entry.command from the package root
     session.log(f"state folder: {state_dir}")
