@@ -25,6 +25,7 @@ from agentic_kit import runner  # noqa: E402
 from agentic_kit.clock import now, timestamp  # noqa: E402
 from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
 from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
+from agentic_kit.inputs import check_bound, check_due  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from todo import inputs, operations  # noqa: E402
 from todo.models import Status, TodoItem, TodoState  # noqa: E402
@@ -68,7 +69,7 @@ def add(
     """Create an open to-do item."""
     title = inputs.check_title(title)
     description = inputs.check_description(description)
-    due = inputs.check_due(due_at) if due_at is not None else None
+    due = check_due("--due-at", due_at) if due_at is not None else None
     stamp = timestamp()
     with store().transaction() as state:
         item = operations.add_item(state, title=title, description=description, due_at=due, now=stamp)
@@ -83,7 +84,7 @@ def list_items(
     limit: Annotated[int | None, typer.Option(min=0, help="Show at most N items.")] = None,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
-    bound = inputs.check_bound("--due-before", due_before) if due_before is not None else None
+    bound = check_bound("--due-before", due_before) if due_before is not None else None
     selected = operations.select_items(
         store().load(),
         status=STATUS_SELECTED[status],
@@ -121,7 +122,7 @@ def update(
         raise validation_error("Give --due-at or --clear-due-at, not both.")
     new_title = inputs.check_title(title) if title is not None else None
     new_description = inputs.check_description(description) if description is not None else None
-    new_due = inputs.check_due(due_at) if due_at is not None else None
+    new_due = check_due("--due-at", due_at) if due_at is not None else None
     stamp = timestamp()
     with store().transaction() as state:
         item = operations.find_item(state, item_id)

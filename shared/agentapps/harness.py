@@ -161,7 +161,8 @@ def _environment(values: Mapping[str, str]) -> Iterator[None]:
 @contextlib.contextmanager
 def _stdin(text: str | None) -> Iterator[None]:
     saved = sys.stdin
-    sys.stdin = io.StringIO(text or "")
+    # Like a real stdin: text on top of a byte buffer, so apps can read either.
+    sys.stdin = io.TextIOWrapper(io.BytesIO((text or "").encode()), encoding="utf-8", newline="")
     try:
         yield
     finally:

@@ -1,8 +1,9 @@
 """Dates: the one parser for due dates and bounds, and how a due compares with now.
 
 A due is either a calendar date `YYYY-MM-DD` (kept as written) or an instant (an ISO-8601
-date-time with an offset, kept in UTC). A date-only due lasts through the end of that day in
-UTC: it is overdue from 00:00:00Z of the next day.
+date-time with an offset, kept in UTC). A date-only due has come at 00:00:00Z of its day
+(`due_start`) and lasts through the end of that day in UTC: it is overdue from 00:00:00Z of
+the next day (`deadline`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,13 @@ def parse_bound(text: str) -> datetime:
     if _DATE.fullmatch(text):
         return datetime.combine(parse_date(text), time(), UTC)
     return parse_instant(text)
+
+
+def due_start(due: str) -> datetime:
+    """The first instant a stored due has come: 00:00:00Z of the day for a date-only due."""
+    if _DATE.fullmatch(due):
+        return datetime.combine(date.fromisoformat(due), time(), UTC)
+    return parse_instant(due)
 
 
 def deadline(due: str) -> datetime:

@@ -5,16 +5,10 @@ Only the schema generator imports this module; no command pays for it at start-u
 
 from __future__ import annotations
 
-from typing import (
-    Any,
-    Generic,
-    Literal,
-    NotRequired,  # pydantic needs these on Python 3.11
-    TypeVar,
-)
+from typing import Any, Generic, Literal, NotRequired, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict  # pydantic needs this TypedDict on Python 3.11
 
 from .errors import ErrorCode
 
@@ -62,10 +56,18 @@ class ErrorEnvelope(TypedDict):
 
 
 def envelope_schemas(
-    entity_model: type[BaseModel], entity_name: str, commands: list[str]
+    entity_model: type[BaseModel],
+    entity_name: str,
+    commands: list[str],
+    list_item_models: tuple[type[BaseModel], ...] = (),
 ) -> dict[str, dict[str, Any]]:
-    """File name → schema, for the app's schemas/ folder."""
-    success: Any = ItemEnvelope[entity_model] | ListEnvelope[entity_model] | HelpEnvelope  # type: ignore[valid-type]
+    """File name → schema, for the app's schemas/ folder.
+
+    `list_item_models` are the shapes list commands print, when they are not the entity itself
+    (a summary instead of the whole note, say).
+    """
+    list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
+    success: Any = Union[ItemEnvelope[entity_model], *list_envelopes, HelpEnvelope]  # type: ignore[valid-type]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),
