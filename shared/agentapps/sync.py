@@ -21,16 +21,20 @@ def kit_files() -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(KIT_SOURCE.glob("*.py"))}
 
 
-def expected_files(package: Path) -> dict[Path, bytes]:
-    """Every generated file of the package, with the bytes it must have."""
-    files = {KIT_FOLDER / name: data for name, data in kit_files().items()}
-    for name, schema in package_schemas(package).items():
-        files[Path("schemas") / name] = (json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode()
-    return files
+def expected_kit() -> dict[Path, bytes]:
+    return {KIT_FOLDER / name: data for name, data in kit_files().items()}
+
+
+def expected_schemas(package: Path) -> dict[Path, bytes]:
+    return {
+        Path("schemas") / name: (json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode()
+        for name, schema in package_schemas(package).items()
+    }
 
 
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
-    """Schemas built from the models the package's entry module names (ENTITY_MODEL)."""
+    """Schemas built from the models the package's entry module names: ENTITY_MODEL, and
+    LIST_ITEM_MODELS when list commands print other shapes."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
     from typer.main import get_command
 
@@ -40,22 +44,32 @@ def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     commands = sorted(getattr(get_command(module.app), "commands", {}))
     entity = module.ENTITY_MODEL.__name__
     entity_name = "".join(f"-{c.lower()}" if c.isupper() else c for c in entity).lstrip("-")
-    return envelope_schemas(module.ENTITY_MODEL, entity_name, commands)
+    list_models = tuple(getattr(module, "LIST_ITEM_MODELS", ()))
+    return envelope_schemas(module.ENTITY_MODEL, entity_name, commands, list_models)
 
 
 def stale_files(package: Path) -> list[Path]:
     """Generated files that are missing, differ, or (in the kit folder) should not be there."""
-    expected = expected_files(package)
-    stale = [path for path, data in expected.items() if _read(package / path) != data]
-    present = {path.relative_to(package) for path in (package / KIT_FOLDER).glob("*.py")}
-    stale += sorted(present - set(expected))
-    return stale
+    return _stale(package, expected_kit(), KIT_FOLDER) + _stale(
+        package, expected_schemas(package), Path("schemas")
+    )
 
 
 def sync(package: Path) -> list[Path]:
-    """Rewrite what is stale; return what changed."""
-    expected = expected_files(package)
-    changed = stale_files(package)
+    """Rewrite what is stale, the kit first (the schemas are built by loading the app); return
+    what changed."""
+    changed = _write(package, expected_kit(), KIT_FOLDER)
+    return changed + _write(package, expected_schemas(package), Path("schemas"))
+
+
+def _stale(package: Path, expected: dict[Path, bytes], folder: Path) -> list[Path]:
+    stale = [path for path, data in expected.items() if _read(package / path) != data]
+    present = {path.relative_to(package) for path in (package / folder).glob("*") if path.is_file()}
+    return stale + sorted(present - set(expected))
+
+
+def _write(package: Path, expected: dict[Path, bytes], folder: Path) -> list[Path]:
+    changed = _stale(package, expected, folder)
     for path in changed:
         target = package / path
         if path in expected:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from agentic_kit.changes import apply_changes
 from agentic_kit.dates import deadline
 from agentic_kit.errors import not_found
 from agentic_kit.ids import format_id
@@ -74,35 +75,20 @@ def update_item(
         changes["title"] = title
     if description is not None:
         changes["description"] = description
-    if due_at is not None:
+    if due_at is not None or clear_due_at:
         changes["due_at"] = due_at
-    if clear_due_at:
-        changes["due_at"] = None
-    changed = False
-    for field, value in changes.items():
-        if getattr(item, field) != value:
-            setattr(item, field, value)
-            changed = True
-    if changed:
-        item.updated_at = now
+    apply_changes(item, changes, now)
 
 
 def complete_item(item: TodoItem, *, now: str) -> None:
     """Completing a completed item changes nothing, so a retried call is harmless."""
-    if item.status == "completed":
-        return
-    item.status = "completed"
-    item.completed_at = now
-    item.updated_at = now
+    if item.status != "completed":
+        apply_changes(item, {"status": "completed", "completed_at": now}, now)
 
 
 def reopen_item(item: TodoItem, *, now: str) -> None:
     """Reopening an open item changes nothing."""
-    if item.status == "open":
-        return
-    item.status = "open"
-    item.completed_at = None
-    item.updated_at = now
+    apply_changes(item, {"status": "open", "completed_at": None}, now)
 
 
 def remove_item(state: TodoState, item: TodoItem) -> None:

@@ -1,0 +1,217 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# ///
+"""Agentic Notes: persistent notes agents can search, tag and schedule for follow-up.
+
+Run from the package root as `python3 app/cli.py <command> ...`. Each command checks its
+input, runs one operation inside one store transaction (or one lock-free read), and returns a
+payload that the kit's runner prints as exactly one JSON envelope.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+APP_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+
+import typer  # noqa: E402
+
+from agentic_kit import runner  # noqa: E402
+from agentic_kit.clock import now, timestamp  # noqa: E402
+from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
+from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
+from agentic_kit.inputs import check_bound, check_due, read_text_source  # noqa: E402
+from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
+from notes import inputs, operations  # noqa: E402
+from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit  # noqa: E402
+
+STATE_FILE_ENV = "AGENTIC_NOTES_STATE_FILE"
+STATE_FILE_NAME = "notes.json"
+ENTITY_MODEL = Note  # what schemas/ describes as the item
+LIST_ITEM_MODELS = (NoteSummary, SearchHit)  # what list/due and search print per note
+
+app = runner.new_app("Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.")
+
+NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001.")]
+Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
+Limit = Annotated[int | None, typer.Option(min=0, help="Show at most N notes.")]
+BodyText = Annotated[str | None, typer.Option("--body", help="The body text.")]
+BodyFile = Annotated[str | None, typer.Option("--body-file", help="Read the body from a file; - for stdin.")]
+DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO date-time with offset.")]
+
+
+def store() -> StateStore[NotesState]:
+    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), NotesState)
+
+
+def dump(note: Note | NoteSummary | SearchHit) -> dict[str, object]:
+    return note.model_dump(by_alias=True)
+
+
+def limited(items: list[dict[str, object]], limit: int | None) -> Payload:
+    return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
+
+
+@app.command()
+def add(
+    title: Annotated[str, typer.Argument(help="The note's title (one line).")],
+    body: BodyText = None,
+    body_file: BodyFile = None,
+    tag: Tags = None,
+    due_at: DueAt = None,
+) -> Payload:
+    """Create a note."""
+    title = inputs.check_title(title)
+    text = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
+    tags = inputs.normalise_tags(tag or [])
+    due = check_due("--due-at", due_at) if due_at is not None else None
+    stamp = timestamp()
+    with store().transaction() as state:
+        note = operations.add_note(state, title=title, body=text or "", tags=tags, due_at=due, now=stamp)
+    return item_payload(dump(note))
+
+
+@app.command("list")
+def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) -> Payload:
+    """List notes newest first, with an excerpt of each body; filter by tags (all must match)."""
+    tags = inputs.normalise_tags(tag or [])
+    bound = check_bound("--due-before", due_before) if due_before is not None else None
+    notes = operations.newest_first(store().load(), tags)
+    if bound is not None:
+        notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
+    return limited([dump(operations.summarise(note)) for note in notes], limit)
+
+
+@app.command()
+def get(note_id: NoteId) -> Payload:
+    """Fetch one whole note."""
+    note_id = inputs.check_note_id(note_id)
+    return item_payload(dump(operations.find_note(store().load(), note_id)))
+
+
+@app.command()
+def update(
+    note_id: NoteId,
+    title: Annotated[str | None, typer.Option(help="New title.")] = None,
+    body: BodyText = None,
+    body_file: BodyFile = None,
+    due_at: DueAt = None,
+    clear_due_at: Annotated[bool, typer.Option("--clear-due-at", help="Remove the follow-up date.")] = False,
+) -> Payload:
+    """Replace the title, the body or the follow-up date."""
+    note_id = inputs.check_note_id(note_id)
+    if due_at is not None and clear_due_at:
+        raise validation_error("Give --due-at or --clear-due-at, not both.")
+    new_title = inputs.check_title(title) if title is not None else None
+    new_body = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
+    new_due = check_due("--due-at", due_at) if due_at is not None else None
+    if new_title is None and new_body is None and new_due is None and not clear_due_at:
+        raise validation_error(
+            "update needs at least one change.",
+            "Give --title, --body, --body-file, --due-at or --clear-due-at.",
+        )
+    stamp = timestamp()
+    with store().transaction() as state:
+        note = operations.find_note(state, note_id)
+        operations.update_note(
+            note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
+        )
+    return item_payload(dump(note))
+
+
+@app.command()
+def append(
+    note_id: NoteId,
+    text: Annotated[str | None, typer.Argument(help="Text to add at the end of the body.")] = None,
+    text_file: Annotated[str | None, typer.Option(help="Read the text from a file; - for stdin.")] = None,
+) -> Payload:
+    """Add text to the end of the body, on a new line."""
+    note_id = inputs.check_note_id(note_id)
+    if (text is None) == (text_file is None):
+        raise validation_error("Give the text to append, or --text-file, (exactly one).")
+    if text_file is not None:
+        text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
+    if not text:
+        raise validation_error("The text to append is empty.")
+    stamp = timestamp()
+    with store().transaction() as state:
+        note = operations.find_note(state, note_id)
+        operations.append_text(note, text, now=stamp)
+    return item_payload(dump(note))
+
+
+@app.command()
+def tag(
+    note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to add.")]
+) -> Payload:
+    """Add tags (lowercased, trimmed; kept unique and sorted)."""
+    note_id = inputs.check_note_id(note_id)
+    clean = inputs.normalise_tags(tags)
+    stamp = timestamp()
+    with store().transaction() as state:
+        note = operations.find_note(state, note_id)
+        operations.add_tags(note, clean, now=stamp)
+    return item_payload(dump(note))
+
+
+@app.command()
+def untag(
+    note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to remove.")]
+) -> Payload:
+    """Remove tags; a tag the note does not carry is ignored."""
+    note_id = inputs.check_note_id(note_id)
+    clean = inputs.normalise_tags(tags)
+    stamp = timestamp()
+    with store().transaction() as state:
+        note = operations.find_note(state, note_id)
+        operations.remove_tags(note, clean, now=stamp)
+    return item_payload(dump(note))
+
+
+@app.command()
+def search(
+    query: Annotated[list[str], typer.Argument(metavar="QUERY...", help="Words that must all match.")],
+    tag: Tags = None,
+    limit: Limit = None,
+) -> Payload:
+    """Find notes whose title, body or tags contain every word; title matches rank first."""
+    terms = inputs.check_query(query)
+    tags = inputs.normalise_tags(tag or [])
+    hits = operations.search_notes(store().load(), terms, tags)
+    return limited([dump(hit) for hit in hits], limit)
+
+
+@app.command()
+def due(
+    before: Annotated[str | None, typer.Option(help="Follow-ups before this date instead of now.")] = None,
+) -> Payload:
+    """Notes whose follow-up date has come, oldest first."""
+    if before is not None:
+        notes = operations.due_notes(store().load(), check_bound("--before", before), inclusive=False)
+    else:
+        notes = operations.due_notes(store().load(), now(), inclusive=True)
+    return list_payload([dump(operations.summarise(note)) for note in notes])
+
+
+@app.command()
+def remove(
+    note_id: NoteId,
+    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
+) -> Payload:
+    """Delete a note. The --confirm flag is required because the operation is destructive."""
+    note_id = inputs.check_note_id(note_id)
+    if not confirm:
+        operations.find_note(store().load(), note_id)  # an unknown id is NOT_FOUND first
+        raise confirmation_required("remove")
+    with store().transaction() as state:
+        note = operations.find_note(state, note_id)
+        operations.remove_note(state, note)
+    return item_payload(dump(note))
+
+
+if __name__ == "__main__":
+    runner.main(app)

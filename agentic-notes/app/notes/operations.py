@@ -1,0 +1,127 @@
+"""Operations on the notes state: plain functions, no I/O; the CLI runs each in one transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from agentic_kit.changes import apply_changes
+from agentic_kit.dates import due_start
+from agentic_kit.errors import not_found, validation_error
+from agentic_kit.ids import format_id
+
+from .inputs import check_body_size
+from .models import ID_PREFIX, TAGS_MAX, Note, NotesState, NoteSummary, SearchHit
+from .search import excerpt, search
+
+
+def add_note(
+    state: NotesState, *, title: str, body: str, tags: list[str], due_at: str | None, now: str
+) -> Note:
+    note = Note(
+        id=format_id(ID_PREFIX, state.take_id()),
+        title=title,
+        body=body,
+        tags=_merged_tags([], tags),
+        due_at=due_at,
+        created_at=now,
+        updated_at=now,
+    )
+    state.notes.append(note)
+    return note
+
+
+def find_note(state: NotesState, note_id: str) -> Note:
+    for note in state.notes:
+        if note.id == note_id:
+            return note
+    raise not_found("note", note_id)
+
+
+def newest_first(state: NotesState, tags: list[str]) -> list[Note]:
+    """Notes carrying every tag given, newest first (IDs grow with creation)."""
+    wanted = set(tags)
+    return [note for note in reversed(state.notes) if wanted <= set(note.tags)]
+
+
+def follow_up_comes(note: Note, instant: datetime, *, inclusive: bool) -> bool:
+    """Whether the note's follow-up comes before `instant` (or at it, when inclusive).
+
+    A date-only follow-up comes at 00:00:00Z of its day.
+    """
+    if note.due_at is None:
+        return False
+    start = due_start(note.due_at)
+    return start <= instant if inclusive else start < instant
+
+
+def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[Note]:
+    """Notes whose follow-up has come by `instant`, oldest follow-up first."""
+    come = [note for note in state.notes if follow_up_comes(note, instant, inclusive=inclusive)]
+    return sorted(come, key=lambda note: due_start(note.due_at or ""))
+
+
+def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[SearchHit]:
+    hits = search(newest_first(state, tags), terms)
+    return [SearchHit(snippet=text, **_shared_fields(note)) for note, text in hits]
+
+
+def summarise(note: Note) -> NoteSummary:
+    return NoteSummary(excerpt=excerpt(note.body), **_shared_fields(note))
+
+
+def update_note(
+    note: Note,
+    *,
+    title: str | None,
+    body: str | None,
+    due_at: str | None,
+    clear_due_at: bool,
+    now: str,
+) -> None:
+    """Apply the changes given; updatedAt moves only when a value really changed."""
+    changes: dict[str, object] = {}
+    if title is not None:
+        changes["title"] = title
+    if body is not None:
+        changes["body"] = body
+    if due_at is not None or clear_due_at:
+        changes["due_at"] = due_at
+    apply_changes(note, changes, now)
+
+
+def append_text(note: Note, text: str, *, now: str) -> None:
+    """Add text at the end of the body, on a new line when the body does not end with one."""
+    separator = "\n" if note.body and not note.body.endswith("\n") else ""
+    apply_changes(note, {"body": check_body_size("the body after append", note.body + separator + text)}, now)
+
+
+def add_tags(note: Note, tags: list[str], *, now: str) -> None:
+    apply_changes(note, {"tags": _merged_tags(note.tags, tags)}, now)
+
+
+def remove_tags(note: Note, tags: list[str], *, now: str) -> None:
+    """Tags the note does not carry are ignored, so untag is safe to repeat."""
+    apply_changes(note, {"tags": sorted(set(note.tags) - set(tags))}, now)
+
+
+def remove_note(state: NotesState, note: Note) -> None:
+    # The ID counter is untouched, so the removed note's ID is never handed out again.
+    state.notes = [kept for kept in state.notes if kept is not note]
+
+
+def _merged_tags(current: list[str], added: list[str]) -> list[str]:
+    tags = sorted(set(current) | set(added))
+    if len(tags) > TAGS_MAX:
+        raise validation_error(f"A note carries at most {TAGS_MAX} tags; this would make {len(tags)}.")
+    return tags
+
+
+def _shared_fields(note: Note) -> dict[str, object]:
+    return {
+        "id": note.id,
+        "title": note.title,
+        "tags": note.tags,
+        "due_at": note.due_at,
+        "created_at": note.created_at,
+        "updated_at": note.updated_at,
+    }
