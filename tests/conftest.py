@@ -26,6 +26,9 @@ class AppFacts:
 APPS = [
     AppFacts("agentic-to-do", "todos.json", "AGENTIC_TODO_STATE_FILE", ("add", "x"), ("list",), "td_0001"),
     AppFacts("agentic-notes", "notes.json", "AGENTIC_NOTES_STATE_FILE", ("add", "x"), ("list",), "nt_0001"),
+    AppFacts(
+        "agentic-timer", "timers.json", "AGENTIC_TIMER_STATE_FILE", ("start", "x"), ("list",), "tm_0001"
+    ),
 ]
 
 
@@ -39,6 +42,12 @@ def todo(app_runner: Callable[[str], AppRunner]) -> AppRunner:
 def notes(app_runner: Callable[[str], AppRunner]) -> AppRunner:
     """agentic-notes with a fresh, empty state folder."""
     return app_runner("agentic-notes")
+
+
+@pytest.fixture
+def timer(app_runner: Callable[[str], AppRunner]) -> AppRunner:
+    """agentic-timer with a fresh, empty state folder."""
+    return app_runner("agentic-timer")
 
 
 @pytest.fixture(params=APPS, ids=[facts.package for facts in APPS])

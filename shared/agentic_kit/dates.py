@@ -16,6 +16,7 @@ _DATETIME = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(?P<zone>Z|[+-]\d{2}:\d{2})?"
 )
 _LAST_MILLISECOND = timedelta(days=1, milliseconds=-1)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 DUE_FORMATS = "a date YYYY-MM-DD or a date-time with an offset like 2026-04-05T09:00:00Z"
 
@@ -24,6 +25,16 @@ def format_timestamp(instant: datetime) -> str:
     """UTC with milliseconds and Z, e.g. 2026-04-01T00:00:00.000Z."""
     utc = instant.astimezone(UTC)
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+
+
+def to_ms(instant: datetime) -> int:
+    """Whole milliseconds since the epoch, truncated like the timestamps we print (exact: no floats)."""
+    delta = instant - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def from_ms(milliseconds: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=milliseconds)
 
 
 def parse_date(text: str) -> date:

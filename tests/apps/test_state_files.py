@@ -20,7 +20,7 @@ CORRUPT_STATES: dict[str, bytes] = {
     "empty file": b"",
     "truncated JSON": b'{"schemaVersion": 1, "nextId": 2, "items": [{"id": "td_0001", "ti',
     "JSON of the wrong shape": b'["td_0001", "td_0002"]',
-    "entities of the wrong shape": b'{"schemaVersion": 1, "nextId": 2, "items": [{"id": 1}], "notes": [{}]}',
+    "entities of the wrong shape": b'{"schemaVersion": 1, "items": [{}], "notes": [{}], "timers": [{}]}',
     "binary garbage": bytes(range(256)) * 4,
     "a newer schema version": b'{"schemaVersion": 2, "nextId": 1, "items": [], "tags": []}',
 }
@@ -34,9 +34,10 @@ def write_state(app: AppRunner, facts: AppFacts, data: bytes) -> Path:
 
 
 def titles(path: Path) -> list[str]:
+    """The title (a timer's label) of every entity in a state file."""
     state = json.loads(path.read_text())
     entities = next(value for key, value in state.items() if isinstance(value, list))
-    return [entity["title"] for entity in entities]
+    return [entity.get("title", entity.get("label")) for entity in entities]
 
 
 @pytest.mark.parametrize("content", CORRUPT_STATES.values(), ids=CORRUPT_STATES.keys())

@@ -1,0 +1,29 @@
+"""The clock: every app asks `now()`, so AGENTIC_NOW (or freezegun) decides what time it is."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+from .dates import format_timestamp, parse_instant
+from .errors import validation_error
+
+NOW_ENV = "AGENTIC_NOW"
+
+
+def now() -> datetime:
+    """The current instant in UTC, or AGENTIC_NOW when it is set."""
+    override = os.environ.get(NOW_ENV)
+    if override:
+        try:
+            return parse_instant(override, assume_utc=True)
+        except ValueError:
+            raise validation_error(
+                f"{NOW_ENV}={override!r} is not an ISO-8601 date-time.",
+                f"Unset {NOW_ENV}, or set it like 2026-04-01T09:30:00Z.",
+            ) from None
+    return datetime.now(UTC)
+
+
+def timestamp() -> str:
+    return format_timestamp(now())

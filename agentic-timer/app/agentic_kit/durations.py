@@ -1,0 +1,32 @@
+"""Durations: the one parser, to whole milliseconds.
+
+Accepted: compact `90s`, `25m`, `1h30m`, `2h`, `1d12h` (units d, h, m, s, each at most once,
+in that order) and ISO-8601 `PT25M`, `PT1H30M`, `P1DT2H`, `PT0.5S`; case does not matter.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+_UNIT_MS = {"d": 86_400_000, "h": 3_600_000, "m": 60_000, "s": 1_000}
+_COMPACT = re.compile(r"(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?")
+_ISO = re.compile(r"P(?:(?P<d>\d+)D)?(?:T(?:(?P<h>\d+)H)?(?:(?P<m>\d+)M)?(?:(?P<s>\d+(?:[.,]\d{1,3})?)S)?)?")
+
+DURATION_FORMATS = "like 90s, 25m, 1h30m, 2h or ISO-8601 PT25M"
+
+
+def parse_duration(text: str) -> int:
+    """Milliseconds in the duration; ValueError when it is not one of the accepted forms.
+
+    Zero is returned as 0: whether zero is allowed is the caller's rule.
+    """
+    cleaned = text.strip().lower()
+    match = _COMPACT.fullmatch(cleaned) if not cleaned.startswith("p") else _ISO.fullmatch(cleaned.upper())
+    if not cleaned or match is None or not any(match.groupdict().values()) or cleaned.endswith("t"):
+        raise ValueError(f"not a duration: {text!r}")
+    total = Decimal(0)
+    for unit, value in match.groupdict().items():
+        if value is not None:
+            total += Decimal(value.replace(",", ".")) * _UNIT_MS[unit.lower()]
+    return int(total)

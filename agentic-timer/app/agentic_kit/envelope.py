@@ -1,0 +1,52 @@
+"""Envelopes: the one JSON document every run prints on stdout.
+
+success: {"ok": true, "command": NAME, "item": {...}}
+list:    {"ok": true, "command": NAME, "count": N, "items": [...]}   (+ "total" when --limit was given)
+help:    {"ok": true, "command": NAME or null, "help": TEXT}
+failure: {"ok": false, "command": NAME or null, "error": {"code", "message"[, "hint"]}}
+
+Commands return a payload (`item_payload`, `list_payload`); the runner adds `ok` and `command`,
+so no command can forget them or spell them differently.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import AppError
+
+Envelope = dict[str, Any]
+Payload = dict[str, Any]
+
+
+def item_payload(item: Mapping[str, Any]) -> Payload:
+    return {"item": item}
+
+
+def list_payload(items: Sequence[Mapping[str, Any]], total: int | None = None) -> Payload:
+    payload: Payload = {"count": len(items), "items": list(items)}
+    if total is not None:
+        payload["total"] = total
+    return payload
+
+
+def success_envelope(command: str | None, payload: Payload) -> Envelope:
+    return {"ok": True, "command": command, **payload}
+
+
+def help_envelope(command: str | None, text: str) -> Envelope:
+    return {"ok": True, "command": command, "help": text}
+
+
+def error_envelope(command: str | None, error: AppError) -> Envelope:
+    body: dict[str, str] = {"code": error.code.value, "message": error.message}
+    if error.hint:
+        body["hint"] = error.hint
+    return {"ok": False, "command": command, "error": body}
+
+
+def to_json(envelope: Envelope) -> str:
+    # Compact and UTF-8: agents pay for every byte, and text must round-trip unchanged.
+    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))

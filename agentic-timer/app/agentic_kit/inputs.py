@@ -1,0 +1,85 @@
+"""Checks on what the user typed, shared by every app; each returns the clean value or raises
+VALIDATION_ERROR. Apps call them before touching the state, so bad input never takes the lock."""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from datetime import datetime
+from pathlib import Path
+
+from .dates import DUE_FORMATS, parse_bound, parse_due
+from .errors import validation_error
+
+STDIN_PATH = "-"
+
+
+def check_text(
+    field: str,
+    value: str,
+    *,
+    max_chars: int,
+    required: bool = False,
+    single_line: bool = False,
+) -> str:
+    """The value as given (a single-line field is trimmed), or VALIDATION_ERROR."""
+    if single_line:
+        value = value.strip()
+        if any(unicodedata.category(char) == "Cc" for char in value):
+            raise validation_error(f"{field} must be one line without control characters.")
+    if required and not value.strip():
+        raise validation_error(f"{field} must not be empty.")
+    if len(value) > max_chars:
+        raise validation_error(
+            f"{field} is {len(value)} characters; the limit is {max_chars}.",
+            f"Shorten {field}.",
+        )
+    return value
+
+
+def check_due(option: str, value: str) -> str:
+    """A due date or instant, normalised (see dates.parse_due)."""
+    try:
+        return parse_due(value)
+    except ValueError:
+        raise validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.") from None
+
+
+def check_bound(option: str, value: str) -> datetime:
+    """A date or instant used as a bound, as a UTC instant (see dates.parse_bound)."""
+    try:
+        return parse_bound(value)
+    except ValueError:
+        raise validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.") from None
+
+
+def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
+    """The UTF-8 text of a file, or of stdin when `source` is "-", exactly as stored.
+
+    Bytes are decoded without newline translation, so text round-trips byte for byte.
+    """
+    if source == STDIN_PATH:
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(max_bytes + 1) if stream is not None else sys.stdin.read().encode()
+        where = "stdin"
+    else:
+        path = Path(source)
+        where = str(path)
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
+        except FileNotFoundError:
+            raise validation_error(f"{option} {where}: no such file.") from None
+        except IsADirectoryError:
+            raise validation_error(f"{option} {where} is a folder, not a file.") from None
+        except OSError as error:
+            raise validation_error(f"{option} {where} cannot be read: {error.strerror}.") from None
+    if len(data) > max_bytes:
+        raise validation_error(f"{option} {where} is larger than the limit of {max_bytes} bytes.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise validation_error(f"{option} {where} is not UTF-8 text.") from None
+    if "\x00" in text:
+        raise validation_error(f"{option} {where} is binary, not text (it contains NUL bytes).")
+    return text

@@ -1,0 +1,163 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# ///
+"""Agentic Timer: countdowns and stopwatches an agent can set, poll and act on.
+
+Run from the package root as `python3 app/cli.py <command> ...`. Each command reads the clock
+once, checks its input, runs one transition inside one store transaction (or one lock-free
+read), and returns the timers as they read at that moment.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+APP_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+
+import typer  # noqa: E402
+
+from agentic_kit import runner  # noqa: E402
+from agentic_kit.clock import now  # noqa: E402
+from agentic_kit.dates import format_timestamp, to_ms  # noqa: E402
+from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
+from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
+from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
+from timer import inputs, operations  # noqa: E402
+from timer.models import Status, Timer, TimerState, TimerView  # noqa: E402
+from timer.readings import view  # noqa: E402
+
+STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
+STATE_FILE_NAME = "timers.json"
+ENTITY_MODEL = TimerView  # what schemas/ describes as the item
+
+app = runner.new_app("Agentic Timer: countdowns and stopwatches with a JSON-first CLI.")
+
+TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
+
+
+class StatusFilter(StrEnum):
+    active = "active"
+    running = "running"
+    paused = "paused"
+    stopped = "stopped"
+    all = "all"
+
+
+STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
+    StatusFilter.active: {"running", "paused"},
+    StatusFilter.running: {"running"},
+    StatusFilter.paused: {"paused"},
+    StatusFilter.stopped: {"stopped"},
+    StatusFilter.all: {"running", "paused", "stopped"},
+}
+
+
+def store() -> StateStore[TimerState]:
+    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TimerState)
+
+
+def dump(timer: Timer, now_ms: int) -> dict[str, object]:
+    return view(timer, now_ms).model_dump(by_alias=True)
+
+
+@app.command()
+def start(
+    label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
+    duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
+    due_at: Annotated[str | None, typer.Option(help="Countdown end: an ISO date-time with offset.")] = None,
+) -> Payload:
+    """Start a countdown (with --duration or --due-at) or a stopwatch (with neither)."""
+    instant = now()
+    label = inputs.check_label(label)
+    if duration is not None and due_at is not None:
+        raise validation_error("Give --duration or --due-at, not both.")
+    length = inputs.check_duration(duration) if duration is not None else None
+    if due_at is not None:
+        length = inputs.duration_until(due_at, instant)
+    with store().transaction() as state:
+        timer = operations.start_timer(state, label=label, duration_ms=length, now=format_timestamp(instant))
+    return item_payload(dump(timer, to_ms(instant)))
+
+
+@app.command("list")
+def list_timers(
+    status: Annotated[
+        StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
+    ] = (StatusFilter.active),
+    limit: Annotated[int | None, typer.Option(min=0, help="Show at most N timers.")] = None,
+) -> Payload:
+    """List timers in creation order; by default the running and paused ones."""
+    now_ms = to_ms(now())
+    timers = [
+        dump(timer, now_ms) for timer in operations.select_timers(store().load(), STATUSES_SHOWN[status])
+    ]
+    return list_payload(timers) if limit is None else list_payload(timers[:limit], total=len(timers))
+
+
+@app.command()
+def get(timer_id: TimerId) -> Payload:
+    """Fetch one timer with its figures as of now."""
+    timer_id = inputs.check_timer_id(timer_id)
+    now_ms = to_ms(now())
+    return item_payload(dump(operations.find_timer(store().load(), timer_id), now_ms))
+
+
+@app.command()
+def pause(timer_id: TimerId) -> Payload:
+    """Pause a running timer; a countdown keeps its remaining time."""
+    return _transition(timer_id, operations.pause_timer)
+
+
+@app.command()
+def resume(timer_id: TimerId) -> Payload:
+    """Resume a paused timer; a countdown's due time moves later by the paused span."""
+    return _transition(timer_id, operations.resume_timer)
+
+
+@app.command()
+def stop(timer_id: TimerId) -> Payload:
+    """Stop a timer for good (also acknowledges a fired countdown). Stopping again changes nothing."""
+    return _transition(timer_id, operations.stop_timer)
+
+
+@app.command()
+def due() -> Payload:
+    """Running countdowns whose due time has come, oldest first: poll this."""
+    now_ms = to_ms(now())
+    return list_payload([dump(timer, now_ms) for timer in operations.due_timers(store().load(), now_ms)])
+
+
+@app.command()
+def remove(
+    timer_id: TimerId,
+    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
+) -> Payload:
+    """Delete a timer. The --confirm flag is required because the operation is destructive."""
+    timer_id = inputs.check_timer_id(timer_id)
+    now_ms = to_ms(now())
+    if not confirm:
+        operations.find_timer(store().load(), timer_id)  # an unknown id is NOT_FOUND first
+        raise confirmation_required("remove")
+    with store().transaction() as state:
+        timer = operations.find_timer(state, timer_id)
+        operations.remove_timer(state, timer)
+    return item_payload(dump(timer, now_ms))
+
+
+def _transition(timer_id: str, change: operations.Transition) -> Payload:
+    """One state change of one timer, under the lock, read back at the same instant."""
+    timer_id = inputs.check_timer_id(timer_id)
+    instant = now()
+    with store().transaction() as state:
+        timer = operations.find_timer(state, timer_id)
+        change(timer, now=format_timestamp(instant))
+    return item_payload(dump(timer, to_ms(instant)))
+
+
+if __name__ == "__main__":
+    runner.main(app)

@@ -1,0 +1,50 @@
+"""Checks on a timer's own inputs; the kit's `inputs` has the shared ones."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from agentic_kit.dates import parse_instant, to_ms
+from agentic_kit.durations import DURATION_FORMATS, parse_duration
+from agentic_kit.errors import validation_error
+from agentic_kit.ids import check_id
+from agentic_kit.inputs import check_text
+
+from .models import ID_PREFIX, LABEL_MAX_CHARS, MAX_DURATION_MS
+
+
+def check_label(label: str) -> str:
+    return check_text("label", label, max_chars=LABEL_MAX_CHARS, single_line=True)
+
+
+def check_duration(text: str) -> int:
+    try:
+        duration = parse_duration(text)
+    except ValueError:
+        raise validation_error(
+            f"--duration {text!r} is not a duration.", f"Write it {DURATION_FORMATS}."
+        ) from None
+    return _check_length(duration, f"--duration {text!r}")
+
+
+def duration_until(text: str, now: datetime) -> int:
+    """The countdown length that ends at --due-at; it must be a date-time in the future."""
+    try:
+        due = parse_instant(text.strip())
+    except ValueError:
+        raise validation_error(
+            f"--due-at {text!r} is not a date-time with an offset.", "Write it like 2026-04-05T09:30:00Z."
+        ) from None
+    return _check_length(to_ms(due) - to_ms(now), f"--due-at {text!r}", past="is not in the future")
+
+
+def _check_length(duration: int, what: str, past: str = "must be longer than zero") -> int:
+    if duration <= 0:
+        raise validation_error(f"{what} {past}.")
+    if duration > MAX_DURATION_MS:
+        raise validation_error(f"{what} is longer than the limit of 366 days.")
+    return duration
+
+
+def check_timer_id(timer_id: str) -> str:
+    return check_id(ID_PREFIX, timer_id)

@@ -1,0 +1,94 @@
+"""The timer state machine, as plain functions over the state; the CLI runs each in one transaction.
+
+    start ──► running ──pause──► paused ──resume──► running
+                 │                  │
+                 └──────stop────────┴──► stopped (final)
+
+Pausing a paused timer, resuming a running one, and pausing or resuming a stopped one are
+CONFLICTs. Stopping a stopped timer succeeds and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from agentic_kit.errors import AppError, ErrorCode, not_found
+from agentic_kit.ids import format_id
+
+from .models import ID_PREFIX, Status, Timer, TimerState
+from .readings import due_ms, is_due, ms
+
+
+class Transition(Protocol):
+    def __call__(self, timer: Timer, *, now: str) -> None: ...
+
+
+def start_timer(state: TimerState, *, label: str, duration_ms: int | None, now: str) -> Timer:
+    timer = Timer(
+        id=format_id(ID_PREFIX, state.take_id()),
+        label=label,
+        kind="stopwatch" if duration_ms is None else "countdown",
+        duration_ms=duration_ms,
+        started_at=now,
+        created_at=now,
+        updated_at=now,
+    )
+    state.timers.append(timer)
+    return timer
+
+
+def find_timer(state: TimerState, timer_id: str) -> Timer:
+    for timer in state.timers:
+        if timer.id == timer_id:
+            return timer
+    raise not_found("timer", timer_id)
+
+
+def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:
+    """Timers in creation order with one of the statuses."""
+    return [timer for timer in state.timers if timer.status in statuses]
+
+
+def due_timers(state: TimerState, now_ms: int) -> list[Timer]:
+    """Running countdowns whose due time has come, the oldest due first."""
+    fired = [timer for timer in state.timers if is_due(timer, now_ms)]
+    return sorted(fired, key=lambda timer: due_ms(timer) or 0)
+
+
+def pause_timer(timer: Timer, *, now: str) -> None:
+    if timer.status != "running":
+        raise _conflict(timer, "pause", "resume it" if timer.status == "paused" else None)
+    timer.status = "paused"
+    timer.paused_at = now
+    timer.updated_at = now
+
+
+def resume_timer(timer: Timer, *, now: str) -> None:
+    if timer.status != "paused" or timer.paused_at is None:
+        raise _conflict(timer, "resume", "pause it first" if timer.status == "running" else None)
+    timer.paused_ms += ms(now) - ms(timer.paused_at)  # the due time moves by the paused span
+    timer.status = "running"
+    timer.paused_at = None
+    timer.updated_at = now
+
+
+def stop_timer(timer: Timer, *, now: str) -> None:
+    """Final. Stopping a stopped timer changes nothing, so a retried stop is harmless."""
+    if timer.status == "stopped":
+        return
+    if timer.paused_at is not None:
+        timer.paused_ms += ms(now) - ms(timer.paused_at)  # a pause ends where the timer stops
+        timer.paused_at = None
+    timer.status = "stopped"
+    timer.stopped_at = now
+    timer.updated_at = now
+
+
+def remove_timer(state: TimerState, timer: Timer) -> None:
+    # The ID counter is untouched, so the removed timer's ID is never handed out again.
+    state.timers = [kept for kept in state.timers if kept is not timer]
+
+
+def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
+    hint = f"It is {timer.status}; {fix}." if fix else "A stopped timer is final; start a new one."
+    return AppError(ErrorCode.CONFLICT, f"Cannot {action} timer {timer.id}: it is {timer.status}.", hint)
