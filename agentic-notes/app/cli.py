@@ -56,7 +56,7 @@ def limited(items: list[dict[str, object]], limit: int | None) -> Payload:
     return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
 
 
-@app.command()
+@app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="The note's title (one line).")],
     body: BodyText = None,
@@ -93,7 +93,7 @@ def get(note_id: NoteId) -> Payload:
     return item_payload(dump(operations.find_note(store().load(), note_id)))
 
 
-@app.command()
+@app.command(mutates=True)
 def update(
     note_id: NoteId,
     title: Annotated[str | None, typer.Option(help="New title.")] = None,
@@ -123,7 +123,7 @@ def update(
     return item_payload(dump(note))
 
 
-@app.command()
+@app.command(mutates=True)
 def append(
     note_id: NoteId,
     text: Annotated[str | None, typer.Argument(help="Text to add at the end of the body.")] = None,
@@ -144,7 +144,7 @@ def append(
     return item_payload(dump(note))
 
 
-@app.command()
+@app.command(mutates=True)
 def tag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to add.")]
 ) -> Payload:
@@ -158,7 +158,7 @@ def tag(
     return item_payload(dump(note))
 
 
-@app.command()
+@app.command(mutates=True)
 def untag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to remove.")]
 ) -> Payload:
@@ -197,7 +197,7 @@ def due(
     return list_payload([dump(operations.summarise(note)) for note in notes])
 
 
-@app.command()
+@app.command(mutates=True, confirmation=True)
 def remove(
     note_id: NoteId,
     confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,

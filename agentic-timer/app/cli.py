@@ -65,7 +65,7 @@ def dump(timer: Timer, now_ms: int) -> dict[str, object]:
     return view(timer, now_ms).model_dump(by_alias=True)
 
 
-@app.command()
+@app.command(mutates=True)
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
@@ -107,19 +107,19 @@ def get(timer_id: TimerId) -> Payload:
     return item_payload(dump(operations.find_timer(store().load(), timer_id), now_ms))
 
 
-@app.command()
+@app.command(mutates=True)
 def pause(timer_id: TimerId) -> Payload:
     """Pause a running timer; a countdown keeps its remaining time."""
     return _transition(timer_id, operations.pause_timer)
 
 
-@app.command()
+@app.command(mutates=True)
 def resume(timer_id: TimerId) -> Payload:
     """Resume a paused timer; a countdown's due time moves later by the paused span."""
     return _transition(timer_id, operations.resume_timer)
 
 
-@app.command()
+@app.command(mutates=True)
 def stop(timer_id: TimerId) -> Payload:
     """Stop a timer for good (also acknowledges a fired countdown). Stopping again changes nothing."""
     return _transition(timer_id, operations.stop_timer)
@@ -132,7 +132,7 @@ def due() -> Payload:
     return list_payload([dump(timer, now_ms) for timer in operations.due_timers(store().load(), now_ms)])
 
 
-@app.command()
+@app.command(mutates=True, confirmation=True)
 def remove(
     timer_id: TimerId,
     confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,

@@ -60,7 +60,7 @@ def dump(item: TodoItem) -> dict[str, object]:
     return item.model_dump(by_alias=True)
 
 
-@app.command()
+@app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="What to do (one line).")],
     description: Annotated[str, typer.Option(help="Longer text.")] = "",
@@ -103,7 +103,7 @@ def get(item_id: ItemId) -> Payload:
     return item_payload(dump(operations.find_item(store().load(), item_id)))
 
 
-@app.command()
+@app.command(mutates=True)
 def update(
     item_id: ItemId,
     title: Annotated[str | None, typer.Option(help="New title.")] = None,
@@ -137,7 +137,7 @@ def update(
     return item_payload(dump(item))
 
 
-@app.command()
+@app.command(mutates=True)
 def complete(item_id: ItemId) -> Payload:
     """Mark an item as completed. Completing it again changes nothing."""
     item_id = inputs.check_item_id(item_id)
@@ -148,7 +148,7 @@ def complete(item_id: ItemId) -> Payload:
     return item_payload(dump(item))
 
 
-@app.command()
+@app.command(mutates=True)
 def reopen(item_id: ItemId) -> Payload:
     """Mark a completed item as open again. Reopening an open item changes nothing."""
     item_id = inputs.check_item_id(item_id)
@@ -159,7 +159,7 @@ def reopen(item_id: ItemId) -> Payload:
     return item_payload(dump(item))
 
 
-@app.command()
+@app.command(mutates=True, confirmation=True)
 def remove(
     item_id: ItemId,
     confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,

@@ -34,17 +34,27 @@ EXIT_STATUS: dict[ErrorCode, int] = {
 
 
 class AppError(Exception):
-    """A failure the user or agent can act on; the runner turns it into an error envelope."""
+    """A failure the user or agent can act on; the runner turns it into an error envelope.
 
-    def __init__(self, code: ErrorCode, message: str, hint: str | None = None) -> None:
+    Apps use the codes above. A tool built on the kit (the agentapps runtime) may use codes of
+    its own, giving their exit status, and attach `details` for the error body.
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode | str,
+        message: str,
+        hint: str | None = None,
+        *,
+        exit_status: int | None = None,
+        details: dict[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)
         self.message = message
         self.hint = hint
-
-    @property
-    def exit_status(self) -> int:
-        return EXIT_STATUS[self.code]
+        self.exit_status = exit_status if exit_status is not None else EXIT_STATUS[ErrorCode(code)]
+        self.details = details
 
 
 def validation_error(message: str, hint: str | None = None) -> AppError:

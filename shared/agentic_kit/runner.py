@@ -10,33 +10,75 @@ import io
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import redirect_stdout
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from typer._click import exceptions as click_exceptions
 
 from . import human
-from .envelope import Envelope, error_envelope, help_envelope, success_envelope, to_json
-from .errors import EXIT_OK, EXIT_STATUS, AppError, ErrorCode
+from .envelope import (
+    Envelope,
+    Passthrough,
+    Payload,
+    error_envelope,
+    help_envelope,
+    item_payload,
+    success_envelope,
+    to_json,
+)
+from .errors import EXIT_OK, AppError, ErrorCode
 
 HUMAN_FLAG = "--human"
+CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 
 
-def new_app(help_text: str) -> typer.Typer:
+class AgenticApp(typer.Typer):
+    """A typer app whose commands say whether they change state or need confirmation.
+
+    Every AgenticApp has `describe`, which reports its commands as data.
+    """
+
+    def __init__(self, help_text: str) -> None:
+        super().__init__(
+            help=help_text,
+            add_completion=False,
+            rich_markup_mode=None,
+            pretty_exceptions_enable=False,
+            context_settings={"help_option_names": ["--help"]},
+        )
+        self.traits: dict[str, tuple[bool, bool]] = {}
+        self.command("describe")(self._describe)
+
+    def command(
+        self, name: str | None = None, *, mutates: bool = False, confirmation: bool = False, **kwargs: Any
+    ) -> Callable[[CommandFunction], CommandFunction]:
+        """Register a command; `mutates` and `confirmation` are what `describe` reports of it."""
+        register = super().command(name, **kwargs)
+
+        def decorator(function: CommandFunction) -> CommandFunction:
+            self.traits[name or function.__name__.replace("_", "-")] = (mutates, confirmation)
+            return register(function)
+
+        return decorator
+
+    def _describe(self) -> Payload:
+        """Describe every command (arguments, options, effects) and the error codes, as JSON."""
+        from .describe import describe_app  # only this command needs it
+
+        return item_payload(describe_app(typer.main.get_command(self), self.traits))
+
+
+def new_app(help_text: str) -> AgenticApp:
     """A typer app set up for the envelope: no rich panels, no completion, no pretty tracebacks."""
-    return typer.Typer(
-        help=help_text,
-        add_completion=False,
-        rich_markup_mode=None,
-        pretty_exceptions_enable=False,
-        context_settings={"help_option_names": ["--help"]},
-    )
+    return AgenticApp(help_text)
 
 
-def run(app: typer.Typer, argv: Sequence[str] | None = None) -> int:
-    """Run one command line against `app` and print its envelope to stdout."""
+def run(
+    app: typer.Typer, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] = human.render
+) -> int:
+    """Run one command line against `app` and print its envelope to stdout (text with --human)."""
     args = list(sys.argv[1:] if argv is None else argv)
     want_human = _take_human_flag(args)
     group = typer.main.get_command(app)
@@ -44,7 +86,7 @@ def run(app: typer.Typer, argv: Sequence[str] | None = None) -> int:
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in command_names else None
     envelope, status = _invoke(group, args, command, sorted(command_names))
-    sys.stdout.write((human.render(envelope) if want_human else to_json(envelope)) + "\n")
+    sys.stdout.write((render(envelope) if want_human else to_json(envelope)) + "\n")
     sys.stdout.flush()
     return status
 
@@ -109,6 +151,8 @@ def _invoke(
                 "Nothing was saved by this command. Please report it with the arguments used.",
             ),
         )
+    if isinstance(result, Passthrough):
+        return result.envelope, result.exit_status
     if isinstance(result, dict):
         return success_envelope(command, result), EXIT_OK
     if captured.getvalue():
@@ -123,4 +167,4 @@ def _usage_error(error: click_exceptions.UsageError) -> AppError:
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:
-    return error_envelope(command, error), EXIT_STATUS[error.code]
+    return error_envelope(command, error), error.exit_status

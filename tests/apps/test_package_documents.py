@@ -35,7 +35,7 @@ def test_the_to_do_frontmatter_is_the_reference_contract() -> None:
         "agentic-to-do",
     )
     assert manifest.name == "Agentic To-Do"
-    assert manifest.commands == ["add", "list", "get", "update", "complete", "reopen", "remove"]
+    assert manifest.commands == ["add", "list", "get", "update", "complete", "reopen", "remove", "describe"]
 
 
 def test_frontmatter_has_the_suite_conventions(app: AppRunner) -> None:
@@ -55,6 +55,25 @@ def test_frontmatter_has_the_suite_conventions(app: AppRunner) -> None:
 
 def test_declared_commands_are_exactly_the_cli_commands(app: AppRunner) -> None:
     assert sorted(app.package.manifest.commands) == sorted(cli_commands(app))
+
+
+def test_describe_lists_exactly_the_declared_commands(app: AppRunner) -> None:
+    described = app.run("describe").item["commands"]
+    assert sorted(command["name"] for command in described) == sorted(app.package.manifest.commands)
+
+
+def test_describe_marks_confirmation_exactly_as_the_manifest_does(app: AppRunner) -> None:
+    described = app.run("describe").item["commands"]
+    needs_confirmation = [command["name"] for command in described if command["confirmationRequired"]]
+    assert needs_confirmation == app.package.manifest.confirmation_required
+    assert all(command["mutatesState"] for command in described if command["confirmationRequired"])
+
+
+def test_describe_lists_the_error_table(app: AppRunner) -> None:
+    errors = app.run("describe").item["errors"]
+    assert {error["code"]: error["exit"] for error in errors} == {
+        code.value: s for code, s in EXIT_STATUS.items()
+    }
 
 
 def test_every_declared_command_has_its_own_subsection(app: AppRunner) -> None:

@@ -87,10 +87,10 @@ def test_every_package_schema_closes_its_envelopes(package: str) -> None:
     assert error["required"] == ERROR_KEYS
     success = schema(package, "success-envelope.schema.json")
     shapes = {name: definition for name, definition in success["$defs"].items() if "Envelope" in name}
-    # One item shape, one help shape, and a list shape for each kind of list item.
+    # Item shapes for the entity and for describe, one help shape, a list shape per kind of list item.
     required = [definition["required"] for definition in shapes.values()]
-    assert required.count(ITEM_KEYS) == 1
+    assert required.count(ITEM_KEYS) == 2
     assert required.count(HELP_KEYS) == 1
     assert required.count(LIST_KEYS) >= 1
-    assert len(required) == 2 + required.count(LIST_KEYS)
+    assert len(required) == 3 + required.count(LIST_KEYS)
     assert all(definition["additionalProperties"] is False for definition in shapes.values())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import AppError
 
@@ -41,10 +41,19 @@ def help_envelope(command: str | None, text: str) -> Envelope:
 
 
 def error_envelope(command: str | None, error: AppError) -> Envelope:
-    body: dict[str, str] = {"code": error.code.value, "message": error.message}
+    body: dict[str, object] = {"code": error.code, "message": error.message}
     if error.hint:
         body["hint"] = error.hint
+    if error.details is not None:
+        body["details"] = error.details
     return {"ok": False, "command": command, "error": body}
+
+
+class Passthrough(NamedTuple):
+    """An envelope printed as it is, with its exit status: what a runtime relays from an app."""
+
+    envelope: Envelope
+    exit_status: int
 
 
 def to_json(envelope: Envelope) -> str:

@@ -12,7 +12,7 @@ from typing_extensions import TypedDict  # pydantic needs this TypedDict on Pyth
 
 from .errors import ErrorCode
 
-ItemT = TypeVar("ItemT", bound=BaseModel)
+ItemT = TypeVar("ItemT")
 
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _CLOSED = ConfigDict(extra="forbid")
@@ -41,6 +41,45 @@ class HelpEnvelope(TypedDict):
     help: str
 
 
+# What `describe` prints (built in describe.py); JSON names, hence camelCase keys.
+class ArgumentDescription(TypedDict, closed=True):
+    name: str
+    type: str
+    required: bool
+    repeatable: bool
+    default: Any
+    help: str
+
+
+class OptionDescription(TypedDict, closed=True):
+    name: str
+    type: str
+    required: bool
+    repeatable: bool
+    default: Any
+    choices: list[str] | None
+    help: str
+
+
+class CommandDescription(TypedDict, closed=True):
+    name: str
+    summary: str
+    mutatesState: bool
+    confirmationRequired: bool
+    arguments: list[ArgumentDescription]
+    options: list[OptionDescription]
+
+
+class ErrorDescription(TypedDict, closed=True):
+    code: ErrorCode
+    exit: int
+
+
+class AppDescription(TypedDict, closed=True):
+    commands: list[CommandDescription]
+    errors: list[ErrorDescription]
+
+
 class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
@@ -67,7 +106,8 @@ def envelope_schemas(
     (a summary instead of the whole note, say).
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
-    success: Any = Union[ItemEnvelope[entity_model], *list_envelopes, HelpEnvelope]  # type: ignore[valid-type]
+    describe_envelope = ItemEnvelope[AppDescription]
+    success: Any = Union[ItemEnvelope[entity_model], describe_envelope, *list_envelopes, HelpEnvelope]  # type: ignore[valid-type]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),
