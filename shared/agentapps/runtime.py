@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .manifest import AppManifest, load_app_manifest
+from .manifest import (
+    AppManifest,
+    ManifestError,
+    load_app_manifest,
+    load_skill_manifest,
+    read_body,
+    skill_path,
+)
 
 SUCCESS_SCHEMA = "success-envelope.schema.json"
 _entry_modules: dict[Path, ModuleType] = {}
@@ -87,6 +95,10 @@ def load_entry_module(package: Package) -> ModuleType:
     return _entry_modules[script]
 
 
+class RunTimedOut(Exception):
+    """The entry command ran past its timeout; it and its children were killed."""
+
+
 def invoke(
     package: Package,
     args: Sequence[str],
@@ -95,23 +107,37 @@ def invoke(
     stdin: str | None = None,
     timeout: float = 60.0,
 ) -> Invocation:
-    """Run the package's entry command from its root with `args` and check what comes back."""
+    """Run the package's entry command from its root with `args` and check what comes back.
+
+    Raises RunTimedOut past `timeout` seconds, and OSError when the command cannot start.
+    """
     run_env = dict(os.environ if env is None else env)
     # `python3` in an entry command means the interpreter this runtime runs under.
     run_env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), run_env.get("PATH", "")])
-    completed = subprocess.run(
+    with subprocess.Popen(
         [*package.entry_argv(), *args],
         cwd=package.root,
         env=run_env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=timeout,
-        check=False,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, so a timeout kills its children too
+    ) as process:
+        try:
+            stdout, stderr = process.communicate((stdin or "").encode(), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise RunTimedOut(
+                f"{shlex.join([*package.entry_argv(), *args])} ran past {timeout:g} s"
+            ) from None
+    return check_output(
+        package,
+        list(args),
+        process.returncode,
+        stdout.decode("utf-8", errors="replace"),
+        stderr.decode("utf-8", errors="replace"),
     )
-    return check_output(package, list(args), completed.returncode, completed.stdout, completed.stderr)
 
 
 def check_output(package: Package, args: list[str], exit_status: int, stdout: str, stderr: str) -> Invocation:
@@ -138,3 +164,91 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
                 where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
                 violations.append(f"envelope does not match its schema at {where}: {mismatch.message}")
     return Invocation(args, exit_status, stdout, stderr, envelope, violations)
+
+
+# Catalog and activation: the first two tiers of progressive disclosure.
+
+SUITE_ROOT = Path(__file__).resolve().parents[2]
+TRUSTED_ROOTS_ENV = "AGENTAPPS_TRUSTED"
+# Folders never searched for packages: tool caches and dependency trees.
+SKIPPED_FOLDERS = {".git", ".nox", ".venv", "node_modules", "__pycache__", "site-packages"}
+
+
+def discover(roots: Sequence[Path]) -> list[Path]:
+    """Package folders (folders with an APP.md) at or under the roots, sorted; never inside one."""
+    found: set[Path] = set()
+    for root in roots:
+        if (root / "APP.md").is_file():
+            found.add(root.resolve())
+            continue
+        for folder, subfolders, files in os.walk(root):
+            if "APP.md" in files:
+                found.add(Path(folder).resolve())
+                subfolders.clear()  # packages do not nest
+            else:
+                subfolders[:] = [name for name in subfolders if name not in SKIPPED_FOLDERS]
+    return sorted(found)
+
+
+def trust_level(package_root: Path) -> str:
+    """bundled: ships in this suite's checkout; trusted: under a folder named in AGENTAPPS_TRUSTED;
+    untrusted: anywhere else, until the user approves its runs one by one."""
+    resolved = package_root.resolve()
+    if resolved.is_relative_to(SUITE_ROOT) and (SUITE_ROOT / "shared" / "agentapps").is_dir():
+        return "bundled"
+    trusted = [
+        Path(entry).resolve() for entry in os.environ.get(TRUSTED_ROOTS_ENV, "").split(os.pathsep) if entry
+    ]
+    if any(resolved.is_relative_to(root) for root in trusted):
+        return "trusted"
+    return "untrusted"
+
+
+def catalog_entry(package_root: Path) -> dict[str, Any]:
+    """Tier 1: what the frontmatter says, read without the body; a broken package says why."""
+    entry: dict[str, Any] = {"source": str(package_root), "trust": trust_level(package_root)}
+    fields = (
+        "slug",
+        "name",
+        "description",
+        "version",
+        "kind",
+        "scheduling",
+        "commands",
+        "confirmationRequired",
+    )
+    try:
+        manifest = load_app_manifest(package_root)
+    except ManifestError as error:
+        return {**entry, "status": "broken", "problem": str(error), **dict.fromkeys(fields)}
+    listed = manifest.model_dump(by_alias=True)
+    return {**entry, "status": "ok", "problem": None, **{field: listed[field] for field in fields}}
+
+
+def activate(package: Package) -> dict[str, Any]:
+    """Tier 2: the APP.md body and every listed skill, frontmatter and body. ManifestError when a
+    skill does not resolve or does not fit Agent Skills."""
+    skills = []
+    for shortname in package.manifest.skills:
+        path = skill_path(package.root, shortname)
+        if not path.is_file():
+            raise ManifestError(f"skill {shortname!r} does not resolve: {path} is missing.")
+        skill = load_skill_manifest(path)
+        if skill.name != shortname:
+            raise ManifestError(f"{path}: name {skill.name!r} is not its folder's name {shortname!r}.")
+        skills.append(
+            {
+                "name": shortname,
+                "path": str(path.relative_to(package.root)),
+                "frontmatter": skill.model_dump(by_alias=True, exclude_none=True),
+                "body": read_body(path),
+            }
+        )
+    return {
+        "source": str(package.root),
+        "slug": package.manifest.slug,
+        "name": package.manifest.name,
+        "version": package.manifest.version,
+        "body": read_body(package.root / "APP.md"),
+        "skills": skills,
+    }

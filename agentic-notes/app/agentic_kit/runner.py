@@ -91,14 +91,14 @@ def run(
     return status
 
 
-def main(app: typer.Typer) -> None:
+def main(app: typer.Typer, render: Callable[[Envelope], str] = human.render) -> None:
     """The `if __name__ == "__main__"` of every app: UTF-8 stdout, then exit with the status."""
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
     if hasattr(signal, "SIGXFSZ"):
         # Past a file-size limit, a write must fail with an error we can report, not kill us.
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    sys.exit(run(app))
+    sys.exit(run(app, render=render))
 
 
 def _take_human_flag(args: list[str]) -> bool:

@@ -1,0 +1,23 @@
+"""The toolkit's own error codes, beyond the apps' table (shared/agentic_kit/errors.py).
+
+The toolkit speaks the same envelope as the apps and uses their codes where they fit
+(USAGE_ERROR, VALIDATION_ERROR, NOT_FOUND, CONFIRMATION_REQUIRED). These are for what only a
+runtime can see.
+"""
+
+from __future__ import annotations
+
+from agentic_kit.errors import AppError
+
+PACKAGE_INVALID = "PACKAGE_INVALID"  # the package breaks the format: APP.md, skills
+CONTRACT_VIOLATION = "CONTRACT_VIOLATION"  # the app's output broke the CLI contract
+TIMEOUT = "TIMEOUT"  # the app ran past --timeout and was killed
+CHECK_FAILED = "CHECK_FAILED"  # `check` found at least one error
+
+TOOLKIT_EXIT_STATUS = {PACKAGE_INVALID: 10, CONTRACT_VIOLATION: 11, TIMEOUT: 12, CHECK_FAILED: 13}
+
+
+def toolkit_error(
+    code: str, message: str, hint: str | None = None, details: dict[str, object] | None = None
+) -> AppError:
+    return AppError(code, message, hint, exit_status=TOOLKIT_EXIT_STATUS[code], details=details)

@@ -1,0 +1,42 @@
+"""Readable text for `agentapps --human`: catalogs as a table, check reports as findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentic_kit import human as kit_human
+from agentic_kit.envelope import Envelope
+
+
+def render(envelope: Envelope) -> str:
+    command = envelope.get("command")
+    reports = _reports(envelope)
+    if command == "check" and reports is not None:
+        return "\n".join(_report(report) for report in reports)
+    if command == "catalog" and envelope.get("ok"):
+        return "\n".join(_catalog_line(entry) for entry in envelope["items"]) or "(no packages)"
+    return kit_human.render(envelope)
+
+
+def _reports(envelope: Envelope) -> list[dict[str, Any]] | None:
+    if envelope.get("ok"):
+        return envelope.get("items")
+    details = envelope.get("error", {}).get("details") or {}
+    items = details.get("items")
+    return items if isinstance(items, list) else None
+
+
+def _report(report: dict[str, Any]) -> str:
+    verdict = "PASS" if report["passed"] else "FAIL"
+    lines = [f"{verdict}  {report['source']}  ({report['errors']} errors, {report['warnings']} warnings)"]
+    for finding in report["findings"]:
+        lines.append(
+            f"  {finding['severity']:<7} {finding['rule']:<22} {finding['message']}  [{finding['where']}]"
+        )
+    return "\n".join(lines)
+
+
+def _catalog_line(entry: dict[str, Any]) -> str:
+    if entry["status"] != "ok":
+        return f"BROKEN  {entry['source']}  {entry['problem']}"
+    return f"{entry['slug'] or '-':<20} {entry['version']:<8} {entry['trust']:<10} {entry['source']}"
