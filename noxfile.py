@@ -6,7 +6,7 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.sessions = ["tests", "lint", "typecheck", "check"]
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
 
@@ -38,6 +38,13 @@ def typecheck(session: nox.Session) -> None:
     for package in PACKAGES:
         app_dir = ROOT / package / "app"
         session.run("mypy", str(app_dir), env={"MYPYPATH": str(app_dir)})
+
+
+@nox.session
+def check(session: nox.Session) -> None:
+    """`agentapps check` on every package: no errors and no warnings allowed."""
+    session.install("-e", ".")
+    session.run("agentapps", "check", *PACKAGES, "--human")
 
 
 @nox.session
