@@ -115,6 +115,9 @@ class AppRunner:
         return {**self.env, **(extra or {})}
 
     def _entry_module(self) -> ModuleType:
+        # In this process `agentic_kit` is already the installed shared/ one, so in-process runs
+        # use it rather than the package's copy; the drift test keeps the two byte-identical, and
+        # run_subprocess exercises the copy.
         try:
             return load_entry_module(self.package)
         except ValueError as error:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from .envelope import Envelope
+
+# C0 and C1 controls and DEL, but not newline or tab.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 # The fields that make a one-line summary of any app's item, in the order they are shown.
 _SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
@@ -14,12 +18,12 @@ _SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
 def render(envelope: Envelope) -> str:
     if not envelope["ok"]:
         error = envelope["error"]
-        lines = [f"Error {error['code']}: {error['message']}"]
+        lines = [f"Error {error['code']}: {safe(error['message'])}"]
         if "hint" in error:
-            lines.append(f"Hint: {error['hint']}")
+            lines.append(f"Hint: {safe(error['hint'])}")
         return "\n".join(lines)
     if "help" in envelope:
-        return str(envelope["help"]).rstrip()
+        return safe(str(envelope["help"]).rstrip())
     if "items" in envelope:
         shown = f"{envelope['count']} of {envelope['total']}" if "total" in envelope else None
         lines = [_summary(item) for item in envelope["items"]]
@@ -34,13 +38,12 @@ def _summary(item: Mapping[str, Any]) -> str:
         value = item.get(field)
         if value in (None, ""):
             continue
-        parts.append(
-            f"due {value}"
-            if field == "dueAt"
-            else f"[{value}]"
-            if field in ("status", "kind")
-            else str(value)
-        )
+        text = safe(str(value)).replace("\n", " ")  # a summary stays on one line
+        if field == "dueAt":
+            text = f"due {text}"
+        elif field in ("status", "kind"):
+            text = f"[{text}]"
+        parts.append(text)
     return "  ".join(parts)
 
 
@@ -53,5 +56,11 @@ def _plain(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, list):
-        return ", ".join(str(part) for part in value) or "-"
-    return str(value)
+        return ", ".join(safe(str(part)) for part in value) or "-"
+    return safe(str(value))
+
+
+def safe(text: str) -> str:
+    """Text with every control character shown as an escape (\\x1b, \\u009b…), so stored text can
+    never drive the terminal. Newlines and tabs stay: they are how text is laid out."""
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)

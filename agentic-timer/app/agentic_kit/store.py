@@ -135,6 +135,7 @@ class StateStore(Generic[StateT]):
         except OSError as error:
             raise _io_error("lock", self.path, error) from None
         try:
+            _remove_stale_temp_files(target)
             state, original = self._read(target)
             yield state
             updated = self._serialise(state)
@@ -189,9 +190,16 @@ class StateStore(Generic[StateT]):
             mode = 0o666 & ~_current_umask()
         except OSError as error:
             raise _io_error("write", self.path, error) from None
+        for path, what in ((target, "file"), (folder, "folder")):
+            if path.exists() and not _writable(path):
+                raise AppError(
+                    ErrorCode.STATE_IO_ERROR,
+                    f"Cannot write state file {self.path}: its {what} is read-only.",
+                    f"Make the {what} writable to change the state; nothing was changed.",
+                )
         temp_name: str | None = None
         try:
-            fd, temp_name = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+            fd, temp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(target), suffix=".tmp")
             with os.fdopen(fd, "wb") as temp:
                 os.fchmod(temp.fileno(), mode)
                 temp.write(data)
@@ -206,6 +214,24 @@ class StateStore(Generic[StateT]):
             if temp_name is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
+
+
+def _writable(path: Path) -> bool:
+    """Writable, and marked so: a file or folder with no write bit is read-only to us even when
+    we run as root (who may write anything), because someone marked it that way on purpose."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
+def _temp_prefix(target: Path) -> str:
+    return f".{target.name}."
+
+
+def _remove_stale_temp_files(target: Path) -> None:
+    """Temp files of a writer that was killed mid-write. Only a lock holder writes temp files,
+    and we hold the lock, so any that exist are left over."""
+    for leftover in target.parent.glob(_temp_prefix(target) + "*.tmp"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
 
 
 def _current_umask() -> int:
