@@ -55,6 +55,13 @@ def sync(session: nox.Session) -> None:
 
 
 @nox.session
+def bench(session: nox.Session) -> None:
+    """Time every app against the stack's floor T (bench/floor.py); writes bench/results.md."""
+    session.install(".")
+    session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
 def demo(session: nox.Session) -> None:
     """Run agentic-to-do for real: add a to-do, then list it, printing each JSON envelope."""
     session.install(".")

@@ -12,6 +12,7 @@ payload that the kit's runner prints as exactly one JSON envelope.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,7 @@ APP_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
 
 import typer  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
 
 from agentic_kit import runner  # noqa: E402
 from agentic_kit.clock import now, timestamp  # noqa: E402
@@ -48,11 +50,7 @@ def store() -> StateStore[NotesState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), NotesState)
 
 
-def dump(note: Note | NoteSummary | SearchHit) -> dict[str, object]:
-    return note.model_dump(by_alias=True)
-
-
-def limited(items: list[dict[str, object]], limit: int | None) -> Payload:
+def limited(items: Sequence[BaseModel], limit: int | None) -> Payload:
     return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
 
 
@@ -72,7 +70,7 @@ def add(
     stamp = timestamp()
     with store().transaction() as state:
         note = operations.add_note(state, title=title, body=text or "", tags=tags, due_at=due, now=stamp)
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 @app.command("list")
@@ -83,14 +81,14 @@ def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) 
     notes = operations.newest_first(store().load(), tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
-    return limited([dump(operations.summarise(note)) for note in notes], limit)
+    return limited([operations.summarise(note) for note in notes], limit)
 
 
 @app.command()
 def get(note_id: NoteId) -> Payload:
     """Fetch one whole note."""
     note_id = inputs.check_note_id(note_id)
-    return item_payload(dump(operations.find_note(store().load(), note_id)))
+    return item_payload(operations.find_note(store().load(), note_id))
 
 
 @app.command(mutates=True)
@@ -120,7 +118,7 @@ def update(
         operations.update_note(
             note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
         )
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 @app.command(mutates=True)
@@ -141,7 +139,7 @@ def append(
     with store().transaction() as state:
         note = operations.find_note(state, note_id)
         operations.append_text(note, text, now=stamp)
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 @app.command(mutates=True)
@@ -155,7 +153,7 @@ def tag(
     with store().transaction() as state:
         note = operations.find_note(state, note_id)
         operations.add_tags(note, clean, now=stamp)
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 @app.command(mutates=True)
@@ -169,7 +167,7 @@ def untag(
     with store().transaction() as state:
         note = operations.find_note(state, note_id)
         operations.remove_tags(note, clean, now=stamp)
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 @app.command()
@@ -182,7 +180,7 @@ def search(
     terms = inputs.check_query(query)
     tags = inputs.normalise_tags(tag or [])
     hits = operations.search_notes(store().load(), terms, tags)
-    return limited([dump(hit) for hit in hits], limit)
+    return limited(hits, limit)
 
 
 @app.command()
@@ -194,7 +192,7 @@ def due(
         notes = operations.due_notes(store().load(), check_bound("--before", before), inclusive=False)
     else:
         notes = operations.due_notes(store().load(), now(), inclusive=True)
-    return list_payload([dump(operations.summarise(note)) for note in notes])
+    return list_payload([operations.summarise(note) for note in notes])
 
 
 @app.command(mutates=True, confirmation=True)
@@ -210,7 +208,7 @@ def remove(
     with store().transaction() as state:
         note = operations.find_note(state, note_id)
         operations.remove_note(state, note)
-    return item_payload(dump(note))
+    return item_payload(note)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E4
 from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from timer import inputs, operations  # noqa: E402
-from timer.models import Status, Timer, TimerState, TimerView  # noqa: E402
+from timer.models import Status, TimerState, TimerView  # noqa: E402
 from timer.readings import view  # noqa: E402
 
 STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
@@ -61,10 +61,6 @@ def store() -> StateStore[TimerState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TimerState)
 
 
-def dump(timer: Timer, now_ms: int) -> dict[str, object]:
-    return view(timer, now_ms).model_dump(by_alias=True)
-
-
 @app.command(mutates=True)
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
@@ -81,7 +77,7 @@ def start(
         length = inputs.duration_until(due_at, instant)
     with store().transaction() as state:
         timer = operations.start_timer(state, label=label, duration_ms=length, now=format_timestamp(instant))
-    return item_payload(dump(timer, to_ms(instant)))
+    return item_payload(view(timer, to_ms(instant)))
 
 
 @app.command("list")
@@ -94,7 +90,7 @@ def list_timers(
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())
     timers = [
-        dump(timer, now_ms) for timer in operations.select_timers(store().load(), STATUSES_SHOWN[status])
+        view(timer, now_ms) for timer in operations.select_timers(store().load(), STATUSES_SHOWN[status])
     ]
     return list_payload(timers) if limit is None else list_payload(timers[:limit], total=len(timers))
 
@@ -104,7 +100,7 @@ def get(timer_id: TimerId) -> Payload:
     """Fetch one timer with its figures as of now."""
     timer_id = inputs.check_timer_id(timer_id)
     now_ms = to_ms(now())
-    return item_payload(dump(operations.find_timer(store().load(), timer_id), now_ms))
+    return item_payload(view(operations.find_timer(store().load(), timer_id), now_ms))
 
 
 @app.command(mutates=True)
@@ -129,7 +125,7 @@ def stop(timer_id: TimerId) -> Payload:
 def due() -> Payload:
     """Running countdowns whose due time has come, oldest first: poll this."""
     now_ms = to_ms(now())
-    return list_payload([dump(timer, now_ms) for timer in operations.due_timers(store().load(), now_ms)])
+    return list_payload([view(timer, now_ms) for timer in operations.due_timers(store().load(), now_ms)])
 
 
 @app.command(mutates=True, confirmation=True)
@@ -146,7 +142,7 @@ def remove(
     with store().transaction() as state:
         timer = operations.find_timer(state, timer_id)
         operations.remove_timer(state, timer)
-    return item_payload(dump(timer, now_ms))
+    return item_payload(view(timer, now_ms))
 
 
 def _transition(timer_id: str, change: operations.Transition) -> Payload:
@@ -156,7 +152,7 @@ def _transition(timer_id: str, change: operations.Transition) -> Payload:
     with store().transaction() as state:
         timer = operations.find_timer(state, timer_id)
         change(timer, now=format_timestamp(instant))
-    return item_payload(dump(timer, to_ms(instant)))
+    return item_payload(view(timer, to_ms(instant)))
 
 
 if __name__ == "__main__":

@@ -56,10 +56,6 @@ def store() -> StateStore[TodoState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TodoState)
 
 
-def dump(item: TodoItem) -> dict[str, object]:
-    return item.model_dump(by_alias=True)
-
-
 @app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="What to do (one line).")],
@@ -73,7 +69,7 @@ def add(
     stamp = timestamp()
     with store().transaction() as state:
         item = operations.add_item(state, title=title, description=description, due_at=due, now=stamp)
-    return item_payload(dump(item))
+    return item_payload(item)
 
 
 @app.command("list")
@@ -92,15 +88,15 @@ def list_items(
         overdue_at=now() if overdue else None,
     )
     if limit is None:
-        return list_payload([dump(item) for item in selected])
-    return list_payload([dump(item) for item in selected[:limit]], total=len(selected))
+        return list_payload(selected)
+    return list_payload(selected[:limit], total=len(selected))
 
 
 @app.command()
 def get(item_id: ItemId) -> Payload:
     """Fetch a single to-do item."""
     item_id = inputs.check_item_id(item_id)
-    return item_payload(dump(operations.find_item(store().load(), item_id)))
+    return item_payload(operations.find_item(store().load(), item_id))
 
 
 @app.command(mutates=True)
@@ -134,7 +130,7 @@ def update(
             clear_due_at=clear_due_at,
             now=stamp,
         )
-    return item_payload(dump(item))
+    return item_payload(item)
 
 
 @app.command(mutates=True)
@@ -145,7 +141,7 @@ def complete(item_id: ItemId) -> Payload:
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
         operations.complete_item(item, now=stamp)
-    return item_payload(dump(item))
+    return item_payload(item)
 
 
 @app.command(mutates=True)
@@ -156,7 +152,7 @@ def reopen(item_id: ItemId) -> Payload:
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
         operations.reopen_item(item, now=stamp)
-    return item_payload(dump(item))
+    return item_payload(item)
 
 
 @app.command(mutates=True, confirmation=True)
@@ -172,7 +168,7 @@ def remove(
     with store().transaction() as state:
         item = operations.find_item(state, item_id)
         operations.remove_item(state, item)
-    return item_payload(dump(item))
+    return item_payload(item)
 
 
 if __name__ == "__main__":

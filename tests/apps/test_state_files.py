@@ -64,6 +64,19 @@ def test_a_newer_state_file_says_so(app: AppRunner, facts: AppFacts) -> None:
     assert "newer version" in app.run(*facts.read).envelope["error"]["message"]
 
 
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_a_newer_state_of_exactly_todays_shape_is_refused_too(app: AppRunner, facts: AppFacts, command: str) -> None:
+    assert app.run(*facts.write).ok
+    state = json.loads(app.state_file(facts.state_file).read_text())
+    state["schemaVersion"] = 2  # same fields, so only the version says it is not ours
+    newer = json.dumps(state).encode()
+    write_state(app, facts, newer)
+    result = app.run(*(facts.read if command == "read" else facts.write))
+    assert (result.error_code, result.exit_status) == ("STATE_CORRUPT", 8)
+    assert "newer version" in result.envelope["error"]["message"]
+    assert app.state_file(facts.state_file).read_bytes() == newer
+
+
 def test_writes_keep_refusing_after_a_corrupt_state_is_found(app: AppRunner, facts: AppFacts) -> None:
     path = write_state(app, facts, b"{oops")
     for _ in range(3):

@@ -27,6 +27,7 @@ from .envelope import (
     item_payload,
     success_envelope,
     to_json,
+    to_plain,
 )
 from .errors import EXIT_OK, AppError, ErrorCode
 
@@ -86,7 +87,7 @@ def run(
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in command_names else None
     envelope, status = _invoke(group, args, command, sorted(command_names))
-    sys.stdout.write((render(envelope) if want_human else to_json(envelope)) + "\n")
+    sys.stdout.write((render(to_plain(envelope)) if want_human else to_json(envelope)) + "\n")
     sys.stdout.flush()
     return status
 

@@ -15,17 +15,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from pydantic import BaseModel
+from pydantic_core import to_json as to_json_bytes
+
 from .errors import AppError
 
 Envelope = dict[str, Any]
 Payload = dict[str, Any]
 
 
-def item_payload(item: Mapping[str, Any]) -> Payload:
+def item_payload(item: Mapping[str, Any] | BaseModel) -> Payload:
     return {"item": item}
 
 
-def list_payload(items: Sequence[Mapping[str, Any]], total: int | None = None) -> Payload:
+def list_payload(items: Sequence[Mapping[str, Any] | BaseModel], total: int | None = None) -> Payload:
     payload: Payload = {"count": len(items), "items": list(items)}
     if total is not None:
         payload["total"] = total
@@ -57,5 +60,15 @@ class Passthrough(NamedTuple):
 
 
 def to_json(envelope: Envelope) -> str:
-    # Compact and UTF-8: agents pay for every byte, and text must round-trip unchanged.
-    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":"))
+    """Compact UTF-8 JSON: agents pay for every byte, and text must round-trip unchanged.
+
+    Items may be pydantic models (printed by their JSON names): pydantic-core serialises the
+    whole envelope in one pass, several times faster than building dicts for `json.dumps`.
+    """
+    return to_json_bytes(envelope, by_alias=True).decode("utf-8")
+
+
+def to_plain(envelope: Envelope) -> Envelope:
+    """The envelope as plain dicts and lists, models included (for --human and in-process use)."""
+    plain: Envelope = json.loads(to_json(envelope))
+    return plain

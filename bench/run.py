@@ -1,0 +1,396 @@
+"""The benchmark: every app's read and write commands against the stack's floor T, at 0, 1,000
+and 10,000 entities, side by side with Taskwarrior and Timewarrior where they are installed.
+
+    python bench/run.py [--runs N] [--out bench/results.md]      (or: nox -s bench)
+
+Whole processes are timed, several runs after a warm-up. Each command's runs alternate with runs
+of T (bench/floor.py), so drift of the machine hits both alike; the table shows medians and the
+ratio of the medians. Peak memory is the child's maximum resident set (wait4). The bytes a list
+prints are divided by the entities it lists. Nothing here asserts: it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOOR = [sys.executable, str(ROOT / "bench" / "floor.py"), "hello"]
+SIZES = [0, 1_000, 10_000]
+STAMP = "2026-04-01T00:00:00.000Z"
+NOW = "2026-04-02T00:00:00Z"
+
+
+@dataclass
+class Sample:
+    seconds: float
+    peak_kib: int
+    stdout: bytes
+
+
+def run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> Sample:
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    stdout = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {process.returncode}: {stdout[:300]!r}")
+    return Sample(elapsed, usage.ru_maxrss, stdout)  # ru_maxrss is in KiB on Linux
+
+
+@dataclass
+class Measurement:
+    median_s: float
+    floor_s: float
+    peak_kib: int
+    stdout: bytes
+
+    @property
+    def ratio(self) -> float:
+        return self.median_s / self.floor_s
+
+
+def measure(
+    argv: list[str], cwd: Path, env: dict[str, str], runs: int, reset: Callable[[], None]
+) -> Measurement:
+    """Median of `runs` runs of argv and of T, interleaved, after one warm-up of each."""
+    reset()
+    run_once(FLOOR, ROOT, env)
+    run_once(argv, cwd, env)
+    ours, floor, peaks = [], [], []
+    last = b""
+    for _ in range(runs):
+        reset()
+        floor.append(run_once(FLOOR, ROOT, env).seconds)
+        sample = run_once(argv, cwd, env)
+        ours.append(sample.seconds)
+        peaks.append(sample.peak_kib)
+        last = sample.stdout
+    return Measurement(statistics.median(ours), statistics.median(floor), max(peaks), last)
+
+
+# --- The apps: how to fill a state with N entities, and which commands to time ----------------
+
+
+def todo_state(n: int) -> dict[str, Any]:
+    items = [
+        {
+            "id": f"td_{i:04d}",
+            "title": f"Write section {i} of the guide",
+            "description": "Cover the options, the errors and one example." if i % 3 == 0 else "",
+            "status": "completed" if i % 4 == 0 else "open",
+            "dueAt": "2026-05-01" if i % 2 == 0 else None,
+            "createdAt": STAMP,
+            "updatedAt": STAMP,
+            "completedAt": STAMP if i % 4 == 0 else None,
+        }
+        for i in range(1, n + 1)
+    ]
+    return {"schemaVersion": 1, "nextId": n + 1, "items": items}
+
+
+def notes_state(n: int) -> dict[str, Any]:
+    notes = [
+        {
+            "id": f"nt_{i:04d}",
+            "title": f"Finding {i}: lock before read",
+            "body": "We hold the lock from the read through the rename. " * 8,
+            "tags": ["storage", "decisions"] if i % 2 == 0 else ["storage"],
+            "dueAt": "2026-05-01" if i % 5 == 0 else None,
+            "createdAt": STAMP,
+            "updatedAt": STAMP,
+        }
+        for i in range(1, n + 1)
+    ]
+    return {"schemaVersion": 1, "nextId": n + 1, "notes": notes}
+
+
+def timer_state(n: int) -> dict[str, Any]:
+    timers = [
+        {
+            "id": f"tm_{i:04d}",
+            "label": f"focus block {i}",
+            "kind": "countdown",
+            "status": "running" if i % 3 else "stopped",
+            "durationMs": 1_500_000,
+            "startedAt": STAMP,
+            "pausedAt": None,
+            "stoppedAt": None if i % 3 else STAMP,
+            "createdAt": STAMP,
+            "updatedAt": STAMP,
+            "pausedMs": 0,
+        }
+        for i in range(1, n + 1)
+    ]
+    return {"schemaVersion": 1, "nextId": n + 1, "timers": timers}
+
+
+@dataclass
+class App:
+    package: str
+    state_file: str
+    make_state: Callable[[int], dict[str, Any]]
+    list_args: list[str]
+    commands: dict[str, Callable[[int], list[str]]]  # label → argv for a state of n entities
+
+
+APPS = [
+    App(
+        "agentic-to-do",
+        "todos.json",
+        todo_state,
+        ["list", "--status", "all"],
+        {
+            "list": lambda n: ["list"],
+            "get": lambda n: ["get", f"td_{max(n, 1):04d}"],
+            "add": lambda n: ["add", "Benchmark task", "--due-at", "2026-05-01"],
+            "update": lambda n: ["update", f"td_{max(n, 1):04d}", "--title", "Renamed"],
+        },
+    ),
+    App(
+        "agentic-notes",
+        "notes.json",
+        notes_state,
+        ["list"],
+        {
+            "list": lambda n: ["list"],
+            "get": lambda n: ["get", f"nt_{max(n, 1):04d}"],
+            "add": lambda n: ["add", "Benchmark note", "--body", "A short body.", "--tag", "bench"],
+            "update": lambda n: ["update", f"nt_{max(n, 1):04d}", "--title", "Renamed"],
+        },
+    ),
+    App(
+        "agentic-timer",
+        "timers.json",
+        timer_state,
+        ["list", "--status", "all"],
+        {
+            "list": lambda n: ["list", "--status", "all"],
+            "get": lambda n: ["get", f"tm_{max(n, 1):04d}"],
+            "start": lambda n: ["start", "Benchmark", "--duration", "25m"],
+            "stop": lambda n: ["stop", f"tm_{max(n, 1):04d}"],
+        },
+    ),
+]
+READS = {"list", "get"}
+
+
+def bench_apps(runs: int, scratch: Path) -> list[dict[str, Any]]:
+    rows = []
+    for app in APPS:
+        package = ROOT / app.package
+        for size in SIZES:
+            state_dir = scratch / f"{app.package}-{size}"
+            state_dir.mkdir()
+            pristine = (json.dumps(app.make_state(size)) + "\n").encode()
+            state_file = state_dir / app.state_file
+
+            def reset(state_file: Path = state_file, pristine: bytes = pristine) -> None:
+                state_file.write_bytes(pristine)
+
+            env = {**os.environ, "AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": NOW}
+            for label, make_args in app.commands.items():
+                if size == 0 and label in ("get", "update", "stop"):
+                    continue  # nothing to get or change
+                argv = [sys.executable, "app/cli.py", *make_args(size)]
+                result = measure(argv, package, env, runs, reset)
+                row = {
+                    "app": app.package,
+                    "items": size,
+                    "command": label,
+                    "kind": "read" if label in READS else "write",
+                    "ms": result.median_s * 1000,
+                    "floor_ms": result.floor_s * 1000,
+                    "ratio": result.ratio,
+                    "peak_mib": result.peak_kib / 1024,
+                    "bytes_per_item": None,
+                    "limit_bytes": None,
+                }
+                if label == "list" and size:
+                    row["bytes_per_item"] = len(result.stdout) / size
+                if label == "list":
+                    limited = run_once([*argv, "--limit", "10"], package, env).stdout
+                    row["limit_bytes"] = len(limited)
+                rows.append(row)
+                print(
+                    f"{app.package:14} {size:>6} {label:7} {row['ms']:7.1f} ms  x{row['ratio']:.2f} T",
+                    flush=True,
+                )
+    return rows
+
+
+# --- Peers ----------------------------------------------------------------------------------------
+
+
+def bench_taskwarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
+    task = shutil.which("task")
+    if task is None:
+        return "Taskwarrior is not installed (`apt-get install taskwarrior`); its rows are missing."
+    rows = []
+    for size in SIZES:
+        data = scratch / f"task-{size}"
+        data.mkdir()
+        rc = data / "taskrc"
+        rc.write_text(
+            f"data.location={data}\nconfirmation=off\nverbose=nothing\nhooks=off\nnews.version=9.9.9\n"
+        )
+        env = {**os.environ, "TASKRC": str(rc), "TASKDATA": str(data)}
+        if size:
+            tasks = [
+                {
+                    "description": f"Write section {i} of the guide",
+                    "status": "pending",
+                    "entry": "20260401T000000Z",
+                }
+                for i in range(size)
+            ]
+            (data / "import.json").write_text(json.dumps(tasks))
+            subprocess.run(
+                [task, "import", str(data / "import.json")], env=env, capture_output=True, check=True
+            )
+        snapshot = scratch / f"task-{size}-snapshot"
+        shutil.copytree(data, snapshot)
+
+        def reset(data: Path = data, snapshot: Path = snapshot) -> None:
+            shutil.rmtree(data)
+            shutil.copytree(snapshot, data)
+
+        for label, argv, kind in (
+            ("task export", [task, "export"], "read"),
+            ("task add", [task, "add", "Benchmark task", "due:2026-05-01"], "write"),
+        ):
+            result = measure(argv, data, env, runs, reset)
+            rows.append(
+                {
+                    "app": "taskwarrior",
+                    "items": size,
+                    "command": label,
+                    "kind": kind,
+                    "ms": result.median_s * 1000,
+                    "floor_ms": result.floor_s * 1000,
+                    "ratio": result.ratio,
+                    "peak_mib": result.peak_kib / 1024,
+                    "bytes_per_item": len(result.stdout) / size if label == "task export" and size else None,
+                    "limit_bytes": None,
+                }
+            )
+            print(f"{'taskwarrior':14} {size:>6} {label:12} {result.median_s * 1000:7.1f} ms", flush=True)
+    return rows
+
+
+def bench_timewarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
+    timew = shutil.which("timew")
+    if timew is None:
+        return "Timewarrior is not installed (`apt-get install timewarrior`); its rows are missing."
+    rows = []
+    data = scratch / "timew"
+    data.mkdir()
+    env = {**os.environ, "TIMEWARRIORDB": str(data)}
+    subprocess.run([timew, ":yes"], env=env, input="yes\n", text=True, capture_output=True, check=False)
+    for label, argv, kind in (
+        ("timew start", [timew, "start", "bench", ":quiet"], "write"),
+        ("timew export", [timew, "export"], "read"),
+    ):
+        result = measure(argv, data, env, runs, lambda: None)
+        rows.append(
+            {
+                "app": "timewarrior",
+                "items": 0,
+                "command": label,
+                "kind": kind,
+                "ms": result.median_s * 1000,
+                "floor_ms": result.floor_s * 1000,
+                "ratio": result.ratio,
+                "peak_mib": result.peak_kib / 1024,
+                "bytes_per_item": None,
+                "limit_bytes": None,
+            }
+        )
+        print(f"{'timewarrior':14} {'-':>6} {label:12} {result.median_s * 1000:7.1f} ms", flush=True)
+    return rows
+
+
+# --- Report -----------------------------------------------------------------------------------------
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| app | items | command | median ms | T ms | ratio to T | peak MiB | list bytes/item "
+        "| `--limit 10` bytes |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        per_item = f"{row['bytes_per_item']:.0f}" if row["bytes_per_item"] is not None else ""
+        limited = str(row["limit_bytes"]) if row["limit_bytes"] is not None else ""
+        lines.append(
+            f"| {row['app']} | {row['items']:,} | {row['command']} | {row['ms']:.1f} | {row['floor_ms']:.1f} "
+            f"| {row['ratio']:.2f} | {row['peak_mib']:.1f} | {per_item} | {limited} |"
+        )
+    return "\n".join(lines)
+
+
+def baseline(runs: int) -> str:
+    """T against a bare interpreter and a process that only imports the three libraries."""
+    env = dict(os.environ)
+    bare, imports, floor = [], [], []
+    for _ in range(runs):
+        bare.append(run_once([sys.executable, "-c", "pass"], ROOT, env).seconds)
+        imports.append(
+            run_once([sys.executable, "-c", "import typer, filelock, pydantic"], ROOT, env).seconds
+        )
+        floor.append(run_once(FLOOR, ROOT, env).seconds)
+    t, b, i = (statistics.median(values) * 1000 for values in (floor, bare, imports))
+    return (
+        f"T = {t:.1f} ms; `python3 -c pass` = {b:.1f} ms (T/{t / b:.1f}); "
+        f"importing typer, filelock and pydantic = {i:.1f} ms (T/{t / i:.2f})."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=9, help="timed runs of each command (and of T)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.md")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="agentic-bench-") as scratch_name:
+        scratch = Path(scratch_name)
+        head = baseline(options.runs)
+        print(head, flush=True)
+        rows = bench_apps(options.runs, scratch)
+        notes = []
+        for peer in (bench_taskwarrior(options.runs, scratch), bench_timewarrior(options.runs, scratch)):
+            if isinstance(peer, str):
+                notes.append(peer)
+            else:
+                rows.extend(peer)
+    report = "\n\n".join(
+        [
+            f"Measured with `nox -s bench` ({options.runs} runs per command after a warm-up, "
+            "each alternating "
+            f"with a run of T; {os.cpu_count()} cores, Python {sys.version.split()[0]}).",
+            head,
+            table(rows),
+            *notes,
+        ]
+    )
+    options.out.write_text(report + "\n")
+    print(f"\nwrote {options.out}")
+
+
+if __name__ == "__main__":
+    main()
