@@ -65,7 +65,9 @@ def test_a_newer_state_file_says_so(app: AppRunner, facts: AppFacts) -> None:
 
 
 @pytest.mark.parametrize("command", ["read", "write"])
-def test_a_newer_state_of_exactly_todays_shape_is_refused_too(app: AppRunner, facts: AppFacts, command: str) -> None:
+def test_a_newer_state_of_exactly_todays_shape_is_refused_too(
+    app: AppRunner, facts: AppFacts, command: str
+) -> None:
     assert app.run(*facts.write).ok
     state = json.loads(app.state_file(facts.state_file).read_text())
     state["schemaVersion"] = 2  # same fields, so only the version says it is not ours

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypedDict
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import due_start
@@ -62,11 +63,12 @@ def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[
 
 def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[SearchHit]:
     hits = search(newest_first(state, tags), terms)
-    return [SearchHit(snippet=text, **_shared_fields(note)) for note, text in hits]
+    return [SearchHit.model_construct(snippet=text, **_shared_fields(note)) for note, text in hits]
 
 
 def summarise(note: Note) -> NoteSummary:
-    return NoteSummary(excerpt=excerpt(note.body), **_shared_fields(note))
+    # Built from a note already validated, so no second validation (a list shows thousands).
+    return NoteSummary.model_construct(excerpt=excerpt(note.body), **_shared_fields(note))
 
 
 def update_note(
@@ -116,7 +118,17 @@ def _merged_tags(current: list[str], added: list[str]) -> list[str]:
     return tags
 
 
-def _shared_fields(note: Note) -> dict[str, object]:
+class _SharedFields(TypedDict):
+    id: str
+    title: str
+    tags: list[str]
+    due_at: str | None
+    created_at: str
+    updated_at: str
+
+
+def _shared_fields(note: Note) -> _SharedFields:
+    """What a summary or a search hit repeats of the note, unchanged."""
     return {
         "id": note.id,
         "title": note.title,

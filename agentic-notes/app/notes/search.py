@@ -13,6 +13,8 @@ from .models import EXCERPT_CHARS, SNIPPET_CHARS, Note
 
 # How much of the snippet comes before the match: enough to read it in context.
 _LEAD_CHARS = 40
+_WORD = re.compile(r"\S+")
+_COLLAPSIBLE = re.compile(r"\s\s|[^\S ]")  # a run of whitespace, or any but a plain space
 
 
 def search(notes: Iterable[Note], terms: list[str]) -> list[tuple[Note, str]]:
@@ -44,9 +46,17 @@ def snippet(body: str, patterns: list[re.Pattern[str]]) -> str:
 
 
 def excerpt(body: str) -> str:
-    """The first EXCERPT_CHARS characters of the body, whitespace collapsed; … when cut."""
-    # Collapse only a bounded prefix: a 1 MiB body must not cost a full pass.
-    words = " ".join(body[: EXCERPT_CHARS * 4].split())
-    if len(words) <= EXCERPT_CHARS and len(body) <= EXCERPT_CHARS * 4:
-        return words
-    return words[:EXCERPT_CHARS].rstrip() + "…"
+    """The body with its whitespace collapsed, cut to EXCERPT_CHARS characters; … when cut."""
+    head = body[:EXCERPT_CHARS]
+    if _COLLAPSIBLE.search(head) is None and not head.startswith(" "):
+        # Nothing to collapse in the part shown: the common case, and a list shows thousands.
+        rest = body[EXCERPT_CHARS:]
+        return head.rstrip(" ") if not rest or rest.isspace() else head.rstrip() + "…"
+    words: list[str] = []
+    length = -1
+    for match in _WORD.finditer(body):  # lazily: a 1 MiB body costs no more than a short one
+        words.append(match.group())
+        length += len(words[-1]) + 1
+        if length > EXCERPT_CHARS:
+            return " ".join(words)[:EXCERPT_CHARS].rstrip() + "…"
+    return " ".join(words)
