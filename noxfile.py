@@ -51,7 +51,7 @@ def check(session: nox.Session) -> None:
 def sync(session: nox.Session) -> None:
     """Re-copy shared/agentic_kit into every package and regenerate every schemas/ folder."""
     session.install("-e", ".")
-    session.run("python", "-m", "agentapps.sync", *PACKAGES)
+    session.run("agentapps", "sync", *PACKAGES, "--human")
 
 
 @nox.session

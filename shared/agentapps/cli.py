@@ -8,6 +8,9 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   run PKG [--approve] [--timeout S] -- ARGS...
                                     tier 3: run the package's entry command, relay its envelope
   check PKG...                      conformance findings for each package
+  new SLUG [--name] [--description] [--dir]
+                                    a new, conformant package to start from
+  sync PKG...                       refresh a package's vendored kit and schemas/
 """
 
 from __future__ import annotations
@@ -136,6 +139,37 @@ def check(
             details={"items": reports},
         )
     return list_payload(reports)
+
+
+@app.command(mutates=True)
+def new(
+    slug: Annotated[str, typer.Argument(help="The package's slug, kebab-case: my-bookmarks.")],
+    name: Annotated[str | None, typer.Option(help="Display name (default: from the slug).")] = None,
+    description: Annotated[str | None, typer.Option(help="One sentence: what it keeps and when.")] = None,
+    directory: Annotated[Path, typer.Option("--dir", help="Where to create SLUG/ (default: .).")] = Path("."),
+) -> Payload:
+    """Create SLUG/: a conformant package with APP.md, app/, a skill, schemas/ and a test."""
+    from .scaffold import create_package
+
+    root, files = create_package(slug, name, description, directory)
+    return item_payload({"source": str(root.resolve()), "files": [str(path) for path in files]})
+
+
+@app.command("sync", mutates=True)
+def sync_packages(
+    packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to refresh.")],
+) -> Payload:
+    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what changed."""
+    from .sync import sync
+
+    for package in packages:
+        load_package(package)
+    return list_payload(
+        [
+            {"source": str(package.resolve()), "changed": [str(path) for path in sync(package)]}
+            for package in packages
+        ]
+    )
 
 
 def main() -> None:

@@ -178,6 +178,7 @@ def app_runner(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str]
     root) with a fresh state folder of its own."""
 
     def make(package: str) -> AppRunner:
-        return AppRunner(request.config.rootpath / package, tmp_path / f"{package}-state")
+        root = request.config.rootpath / package  # an absolute path stays as it is
+        return AppRunner(root, tmp_path / f"{root.name}-state")
 
     return make

@@ -5,13 +5,17 @@ All in whole milliseconds from the stored timestamps, so AGENTIC_NOW makes every
 
 from __future__ import annotations
 
-from agentic_kit.dates import format_timestamp, from_ms, parse_instant, to_ms
+from datetime import datetime
+
+from agentic_kit.dates import format_timestamp, from_ms, to_ms
 
 from .models import Timer, TimerView
 
 
 def ms(timestamp: str) -> int:
-    return to_ms(parse_instant(timestamp))
+    # Stored timestamps are always the kit's own UTC form, which fromisoformat reads directly
+    # (no need for the user-input parser's checks: a list computes this for every timer).
+    return to_ms(datetime.fromisoformat(timestamp))
 
 
 def due_ms(timer: Timer) -> int | None:

@@ -1,0 +1,104 @@
+"""`agentapps new`: a new package from templates/package/, already conformant.
+
+The template files are the generated files, with placeholders: __SLUG__, __MODULE__ (the domain
+package), __ENV__ (the state file variable), and the name and description — raw in Markdown
+prose, as a quoted YAML scalar in frontmatter (…_YAML__), escaped in Python strings (…_PY__).
+After copying, the kit is vendored and schemas/ generated (sync), so `agentapps check` passes.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import shutil
+from pathlib import Path
+
+from agentic_kit.errors import AppError, ErrorCode, validation_error
+
+from .sync import sync
+
+TEMPLATE = Path(__file__).resolve().parent / "templates" / "package"
+SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+MAX_SLUG_CHARS = 58  # its skill is SLUG-usage, and a skill name has at most 64 characters
+
+
+def check_slug(slug: str) -> str:
+    if not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG_CHARS:
+        raise validation_error(
+            f"{slug!r} is not a valid slug: kebab-case, starting with a letter, "
+            f"at most {MAX_SLUG_CHARS} characters.",
+            "For example: my-bookmarks.",
+        )
+    if keyword.iskeyword(slug.replace("-", "_")):
+        raise validation_error(f"{slug!r} is a Python keyword; its domain package could not be imported.")
+    return slug
+
+
+def check_line(field: str, value: str) -> str:
+    value = value.strip()
+    if not value or not value.isprintable():
+        raise validation_error(f"{field} must be one line of text, not empty.")
+    return value
+
+
+def create_package(
+    slug: str, name: str | None, description: str | None, parent: Path
+) -> tuple[Path, list[Path]]:
+    """Write the package; on any failure nothing is left behind. Returns it and its files."""
+    slug = check_slug(slug)
+    name = check_line("--name", name if name is not None else slug.replace("-", " ").title())
+    description = check_line(
+        "--description",
+        description if description is not None else f"Keeps {name} entries that agents add, list and remove.",
+    )
+    target = parent / slug
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"{target} already exists and is not an empty folder.",
+            "Choose another slug or --dir; nothing was written.",
+        )
+    module = slug.replace("-", "_")
+    values = {
+        "__SLUG__": slug,
+        "__MODULE__": module,
+        "__ENV__": f"{module.upper()}_STATE_FILE",
+        "__NAME__": name,
+        "__DESCRIPTION__": description,
+        "__NAME_YAML__": json.dumps(name, ensure_ascii=False),
+        "__DESCRIPTION_YAML__": json.dumps(description, ensure_ascii=False),
+        "__SKILL_DESCRIPTION_YAML__": json.dumps(
+            f"Operate {name} through its JSON CLI. Use when the user wants to add, list or remove "
+            "entries that must persist between conversations.",
+            ensure_ascii=False,
+        ),
+        "__NAME_PY__": json.dumps(name)[1:-1],
+        "__DESCRIPTION_PY__": json.dumps(description)[1:-1],
+    }
+    existed = target.exists()
+    try:
+        for source in sorted(TEMPLATE.rglob("*")):
+            if source.is_dir() or "__pycache__" in source.parts:
+                continue
+            relative = _fill(str(source.relative_to(TEMPLATE)), values)
+            destination = target / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_text(_fill(source.read_text(encoding="utf-8"), values), encoding="utf-8")
+        sync(target)
+    except BaseException:
+        if existed:
+            for child in target.iterdir():
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+        else:
+            shutil.rmtree(target, ignore_errors=True)
+        raise
+    files = sorted(path.relative_to(target) for path in target.rglob("*") if path.is_file())
+    return target, [path for path in files if "__pycache__" not in path.parts]
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    # Longest placeholders first, so __NAME_YAML__ is not read as __NAME__ + "_YAML__".
+    for placeholder in sorted(values, key=len, reverse=True):
+        text = text.replace(placeholder, values[placeholder])
+    return text

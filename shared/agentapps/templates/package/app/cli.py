@@ -1,0 +1,80 @@
+# /// script
+# requires-python = ">=3.11"
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# ///
+"""__NAME_PY__: __DESCRIPTION_PY__
+
+Run from the package root as `python3 app/cli.py <command> ...`. Each command checks its
+input, runs one operation inside one store transaction (or one lock-free read), and returns a
+payload that the kit's runner prints as exactly one JSON envelope.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+APP_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+
+import typer  # noqa: E402
+
+from __MODULE__ import operations  # noqa: E402
+from __MODULE__.models import ID_PREFIX, TEXT_MAX_CHARS, EntriesState, Entry  # noqa: E402
+from agentic_kit import runner  # noqa: E402
+from agentic_kit.clock import timestamp  # noqa: E402
+from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
+from agentic_kit.errors import confirmation_required  # noqa: E402
+from agentic_kit.ids import check_id  # noqa: E402
+from agentic_kit.inputs import check_text  # noqa: E402
+from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
+
+STATE_FILE_ENV = "__ENV__"
+STATE_FILE_NAME = "entries.json"
+ENTITY_MODEL = Entry  # what schemas/ describes as the item
+
+app = runner.new_app("__NAME_PY__: __DESCRIPTION_PY__")
+
+EntryId = Annotated[str, typer.Argument(metavar="ID", help="An id such as en_0001.")]
+
+
+def store() -> StateStore[EntriesState]:
+    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), EntriesState)
+
+
+@app.command(mutates=True)
+def add(text: Annotated[str, typer.Argument(help="The entry (one line).")]) -> Payload:
+    """Add an entry."""
+    text = check_text("text", text, max_chars=TEXT_MAX_CHARS, required=True, single_line=True)
+    stamp = timestamp()
+    with store().transaction() as state:
+        entry = operations.add_entry(state, text=text, now=stamp)
+    return item_payload(entry)
+
+
+@app.command("list")
+def list_entries(limit: Annotated[int | None, typer.Option(min=0, help="Show at most N entries.")] = None) -> Payload:
+    """List entries in the order they were added."""
+    entries = store().load().entries
+    return list_payload(entries) if limit is None else list_payload(entries[:limit], total=len(entries))
+
+
+@app.command(mutates=True, confirmation=True)
+def remove(
+    entry_id: EntryId,
+    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
+) -> Payload:
+    """Delete an entry. The --confirm flag is required because the operation is destructive."""
+    entry_id = check_id(ID_PREFIX, entry_id)
+    if not confirm:
+        operations.find_entry(store().load(), entry_id)  # an unknown id is NOT_FOUND first
+        raise confirmation_required("remove")
+    with store().transaction() as state:
+        entry = operations.find_entry(state, entry_id)
+        operations.remove_entry(state, entry)
+    return item_payload(entry)
+
+
+if __name__ == "__main__":
+    runner.main(app)

@@ -1,0 +1,56 @@
+"""The README's package-author guide, run as written: every `sh` line, in order, from one empty
+folder, with the step-4 edit made from the guide's own Python snippet. It cannot drift."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def guide() -> str:
+    readme = (ROOT / "README.md").read_text()
+    return readme.split("## Writing a package", 1)[1].split("\n## ", 1)[0]
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", guide(), flags=re.DOTALL)
+
+
+def add_the_get_command(package: Path) -> None:
+    """Step 4 as a newcomer does it: the snippet into app/cli.py, `get` into APP.md."""
+    [snippet] = blocks("python")
+    cli = package / "app" / "cli.py"
+    cli.write_text(
+        cli.read_text().replace('if __name__ == "__main__":', snippet + '\n\nif __name__ == "__main__":')
+    )
+    app_md = package / "APP.md"
+    text = app_md.read_text().replace("  - list\n", "  - list\n  - get\n", 1)
+    app_md.write_text(text.replace("### `remove", "### `get <id>`\nFetch one entry.\n\n### `remove", 1))
+
+
+def test_the_guide_runs_as_written(tmp_path: Path) -> None:
+    env = {
+        **{key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")},
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
+    lines = [line for block in blocks("sh") for line in block.strip().splitlines()]
+    assert lines[0].startswith("agentapps new my-bookmarks")
+    for line in lines:
+        if line.startswith("agentapps sync"):
+            add_the_get_command(tmp_path / "my-bookmarks")
+        completed = subprocess.run(
+            ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        assert completed.returncode == 0, f"{line}\n{completed.stdout}\n{completed.stderr}"
+    got = subprocess.run(
+        [sys.executable, "app/cli.py", "get", "en_0001"],
+        cwd=tmp_path / "my-bookmarks",
+        capture_output=True,
+        text=True,
+    )
+    assert '"text":"https://example.org/long-read"' in got.stdout
