@@ -20,7 +20,6 @@ APP_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
 
 import typer  # noqa: E402
-from pydantic import BaseModel  # noqa: E402
 
 from agentic_kit import runner  # noqa: E402
 from agentic_kit.clock import now, timestamp  # noqa: E402
@@ -50,7 +49,7 @@ def store() -> StateStore[NotesState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), NotesState)
 
 
-def limited(items: Sequence[BaseModel], limit: int | None) -> Payload:
+def limited(items: Sequence[dict[str, object]], limit: int | None) -> Payload:
     return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
 
 

@@ -23,8 +23,7 @@ DUE_FORMATS = "a date YYYY-MM-DD or a date-time with an offset like 2026-04-05T0
 
 def format_timestamp(instant: datetime) -> str:
     """UTC with milliseconds and Z, e.g. 2026-04-01T00:00:00.000Z."""
-    utc = instant.astimezone(UTC)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
+    return instant.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def to_ms(instant: datetime) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TypedDict
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import due_start
@@ -11,7 +10,7 @@ from agentic_kit.errors import not_found, validation_error
 from agentic_kit.ids import format_id
 
 from .inputs import check_body_size
-from .models import ID_PREFIX, TAGS_MAX, Note, NotesState, NoteSummary, SearchHit
+from .models import ID_PREFIX, TAGS_MAX, Note, NotesState
 from .search import excerpt, search
 
 
@@ -61,14 +60,15 @@ def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[
     return sorted(come, key=lambda note: due_start(note.due_at or ""))
 
 
-def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[SearchHit]:
+def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[dict[str, object]]:
+    """Matching notes as `search` prints them (SearchHit's fields, in its order)."""
     hits = search(newest_first(state, tags), terms)
-    return [SearchHit.model_construct(snippet=text, **_shared_fields(note)) for note, text in hits]
+    return [_shown(note, "snippet", text) for note, text in hits]
 
 
-def summarise(note: Note) -> NoteSummary:
-    # Built from a note already validated, so no second validation (a list shows thousands).
-    return NoteSummary.model_construct(excerpt=excerpt(note.body), **_shared_fields(note))
+def summarise(note: Note) -> dict[str, object]:
+    """The note as `list` and `due` print it (NoteSummary's fields, in its order)."""
+    return _shown(note, "excerpt", excerpt(note.body))
 
 
 def update_note(
@@ -118,22 +118,15 @@ def _merged_tags(current: list[str], added: list[str]) -> list[str]:
     return tags
 
 
-class _SharedFields(TypedDict):
-    id: str
-    title: str
-    tags: list[str]
-    due_at: str | None
-    created_at: str
-    updated_at: str
-
-
-def _shared_fields(note: Note) -> _SharedFields:
-    """What a summary or a search hit repeats of the note, unchanged."""
+def _shown(note: Note, text_field: str, text: str) -> dict[str, object]:
+    """A note with its body replaced by a shorter text. A plain dict, not a model: a list builds
+    thousands, and the schemas (generated from NoteSummary and SearchHit) check every output."""
     return {
         "id": note.id,
         "title": note.title,
+        text_field: text,
         "tags": note.tags,
-        "due_at": note.due_at,
-        "created_at": note.created_at,
-        "updated_at": note.updated_at,
+        "dueAt": note.due_at,
+        "createdAt": note.created_at,
+        "updatedAt": note.updated_at,
     }

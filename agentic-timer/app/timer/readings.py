@@ -9,7 +9,7 @@ from datetime import datetime
 
 from agentic_kit.dates import format_timestamp, from_ms, to_ms
 
-from .models import Timer, TimerView
+from .models import Timer
 
 
 def ms(timestamp: str) -> int:
@@ -25,38 +25,39 @@ def due_ms(timer: Timer) -> int | None:
     return ms(timer.started_at) + timer.duration_ms + timer.paused_ms
 
 
-def elapsed_ms(timer: Timer, now_ms: int) -> int:
-    """Running time so far: a paused timer reads as at its pause, a stopped one as at its stop."""
-    until = now_ms
-    if timer.status == "paused" and timer.paused_at is not None:
-        until = ms(timer.paused_at)
-    elif timer.status == "stopped" and timer.stopped_at is not None:
-        until = ms(timer.stopped_at)
-    return max(0, until - ms(timer.started_at) - timer.paused_ms)
-
-
 def is_due(timer: Timer, now_ms: int) -> bool:
     due = due_ms(timer)
     return timer.status == "running" and due is not None and now_ms >= due
 
 
-def view(timer: Timer, now_ms: int) -> TimerView:
-    elapsed = elapsed_ms(timer, now_ms)
-    due = due_ms(timer)
-    # Built from a timer already validated, so no second validation (a list shows thousands).
-    return TimerView.model_construct(
-        id=timer.id,
-        label=timer.label,
-        kind=timer.kind,
-        status=timer.status,
-        duration_ms=timer.duration_ms,
-        due_at=format_timestamp(from_ms(due)) if due is not None else None,
-        started_at=timer.started_at,
-        paused_at=timer.paused_at,
-        stopped_at=timer.stopped_at,
-        created_at=timer.created_at,
-        updated_at=timer.updated_at,
-        elapsed_ms=elapsed,
-        remaining_ms=max(0, timer.duration_ms - elapsed) if timer.duration_ms is not None else None,
-        is_due=is_due(timer, now_ms),
-    )
+def view(timer: Timer, now_ms: int) -> dict[str, object]:
+    """The timer as printed (TimerView's fields, in its order), its figures as of now_ms.
+
+    A plain dict, not a TimerView: a list builds thousands, and the schema in schemas/ (generated
+    from TimerView) is what every output is checked against.
+    """
+    started = ms(timer.started_at)
+    until = now_ms  # a paused timer reads as at its pause, a stopped one as at its stop
+    if timer.status == "paused" and timer.paused_at is not None:
+        until = ms(timer.paused_at)
+    elif timer.status == "stopped" and timer.stopped_at is not None:
+        until = ms(timer.stopped_at)
+    elapsed = max(0, until - started - timer.paused_ms)
+    duration = timer.duration_ms
+    due = None if duration is None else started + duration + timer.paused_ms
+    return {
+        "id": timer.id,
+        "label": timer.label,
+        "kind": timer.kind,
+        "status": timer.status,
+        "durationMs": duration,
+        "dueAt": None if due is None else format_timestamp(from_ms(due)),
+        "startedAt": timer.started_at,
+        "pausedAt": timer.paused_at,
+        "stoppedAt": timer.stopped_at,
+        "createdAt": timer.created_at,
+        "updatedAt": timer.updated_at,
+        "elapsedMs": elapsed,
+        "remainingMs": None if duration is None else max(0, duration - elapsed),
+        "isDue": timer.status == "running" and due is not None and now_ms >= due,
+    }
