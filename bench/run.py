@@ -94,6 +94,21 @@ def measure(
     return Measurement(statistics.median(ours), statistics.median(floor), peak_kib(argv, cwd, env), last)
 
 
+def row(app: str, items: int, command: str, kind: str, result: Measurement) -> dict[str, Any]:
+    return {
+        "app": app,
+        "items": items,
+        "command": command,
+        "kind": kind,
+        "ms": result.median_s * 1000,
+        "floor_ms": result.floor_s * 1000,
+        "ratio": result.ratio,
+        "peak_mib": result.peak_kib / 1024,
+        "bytes_per_item": None,
+        "limit_bytes": None,
+    }
+
+
 # --- The apps: how to fill a state with N entities, and which commands to time ----------------
 
 
@@ -219,26 +234,14 @@ def bench_apps(runs: int, scratch: Path) -> list[dict[str, Any]]:
                     continue  # nothing to get or change
                 argv = [sys.executable, "app/cli.py", *make_args(size)]
                 result = measure(argv, package, env, runs, reset)
-                row = {
-                    "app": app.package,
-                    "items": size,
-                    "command": label,
-                    "kind": "read" if label in READS else "write",
-                    "ms": result.median_s * 1000,
-                    "floor_ms": result.floor_s * 1000,
-                    "ratio": result.ratio,
-                    "peak_mib": result.peak_kib / 1024,
-                    "bytes_per_item": None,
-                    "limit_bytes": None,
-                }
+                measured = row(app.package, size, label, "read" if label in READS else "write", result)
                 if label == "list" and size:
-                    row["bytes_per_item"] = len(result.stdout) / size
+                    measured["bytes_per_item"] = len(result.stdout) / size
                 if label == "list":
-                    limited = run_once([*argv, "--limit", "10"], package, env).stdout
-                    row["limit_bytes"] = len(limited)
-                rows.append(row)
+                    measured["limit_bytes"] = len(run_once([*argv, "--limit", "10"], package, env).stdout)
+                rows.append(measured)
                 print(
-                    f"{app.package:14} {size:>6} {label:7} {row['ms']:7.1f} ms  x{row['ratio']:.2f} T",
+                    f"{app.package:14} {size:>6} {label:7} {measured['ms']:7.1f} ms  x{result.ratio:.2f} T",
                     flush=True,
                 )
     return rows
@@ -285,20 +288,10 @@ def bench_taskwarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
             ("task add", [task, "add", "Benchmark task", "due:2026-05-01"], "write"),
         ):
             result = measure(argv, data, env, runs, reset)
-            rows.append(
-                {
-                    "app": "taskwarrior",
-                    "items": size,
-                    "command": label,
-                    "kind": kind,
-                    "ms": result.median_s * 1000,
-                    "floor_ms": result.floor_s * 1000,
-                    "ratio": result.ratio,
-                    "peak_mib": result.peak_kib / 1024,
-                    "bytes_per_item": len(result.stdout) / size if label == "task export" and size else None,
-                    "limit_bytes": None,
-                }
-            )
+            measured = row("taskwarrior", size, label, kind, result)
+            if label == "task export" and size:
+                measured["bytes_per_item"] = len(result.stdout) / size
+            rows.append(measured)
             print(f"{'taskwarrior':14} {size:>6} {label:12} {result.median_s * 1000:7.1f} ms", flush=True)
     return rows
 
@@ -317,20 +310,7 @@ def bench_timewarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
         ("timew export", [timew, "export"], "read"),
     ):
         result = measure(argv, data, env, runs, lambda: None)
-        rows.append(
-            {
-                "app": "timewarrior",
-                "items": 0,
-                "command": label,
-                "kind": kind,
-                "ms": result.median_s * 1000,
-                "floor_ms": result.floor_s * 1000,
-                "ratio": result.ratio,
-                "peak_mib": result.peak_kib / 1024,
-                "bytes_per_item": None,
-                "limit_bytes": None,
-            }
-        )
+        rows.append(row("timewarrior", 0, label, kind, result))
         print(f"{'timewarrior':14} {'-':>6} {label:12} {result.median_s * 1000:7.1f} ms", flush=True)
     return rows
 

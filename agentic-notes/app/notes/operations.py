@@ -6,8 +6,8 @@ from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import due_start
-from agentic_kit.errors import not_found, validation_error
-from agentic_kit.ids import format_id
+from agentic_kit.errors import validation_error
+from agentic_kit.ids import find_by_id, format_id
 
 from .inputs import check_body_size
 from .models import ID_PREFIX, TAGS_MAX, Note, NotesState
@@ -31,10 +31,7 @@ def add_note(
 
 
 def find_note(state: NotesState, note_id: str) -> Note:
-    for note in state.notes:
-        if note.id == note_id:
-            return note
-    raise not_found("note", note_id)
+    return find_by_id(state.notes, note_id, "note")
 
 
 def newest_first(state: NotesState, tags: list[str]) -> list[Note]:

@@ -1,10 +1,21 @@
-"""IDs: a prefix and a counter kept in the state, so an ID is never handed out twice."""
+"""IDs: a prefix and a counter kept in the state, so an ID is never handed out twice; and finding
+an entity by its ID."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
 
-from .errors import validation_error
+from .errors import not_found, validation_error
+
+
+class HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+EntityT = TypeVar("EntityT", bound=HasId)
 
 
 def format_id(prefix: str, number: int) -> str:
@@ -20,3 +31,11 @@ def check_id(prefix: str, text: str) -> str:
             "Use an id exactly as a previous command returned it.",
         )
     return text
+
+
+def find_by_id(entities: Iterable[EntityT], entity_id: str, entity: str) -> EntityT:
+    """The entity with that ID, or NOT_FOUND naming what kind of entity was looked for."""
+    for candidate in entities:
+        if candidate.id == entity_id:
+            return candidate
+    raise not_found(entity, entity_id)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from agentic_kit.errors import AppError, ErrorCode, not_found
-from agentic_kit.ids import format_id
+from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.ids import find_by_id, format_id
 
 from .models import ID_PREFIX, Status, Timer, TimerState
 from .readings import due_ms, is_due, ms
@@ -38,10 +38,7 @@ def start_timer(state: TimerState, *, label: str, duration_ms: int | None, now: 
 
 
 def find_timer(state: TimerState, timer_id: str) -> Timer:
-    for timer in state.timers:
-        if timer.id == timer_id:
-            return timer
-    raise not_found("timer", timer_id)
+    return find_by_id(state.timers, timer_id, "timer")
 
 
 def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:

@@ -6,8 +6,7 @@ from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import deadline
-from agentic_kit.errors import not_found
-from agentic_kit.ids import format_id
+from agentic_kit.ids import find_by_id, format_id
 
 from .models import ID_PREFIX, Status, TodoItem, TodoState
 
@@ -26,10 +25,7 @@ def add_item(state: TodoState, *, title: str, description: str, due_at: str | No
 
 
 def find_item(state: TodoState, item_id: str) -> TodoItem:
-    for item in state.items:
-        if item.id == item_id:
-            return item
-    raise not_found("to-do", item_id)
+    return find_by_id(state.items, item_id, "to-do")
 
 
 def select_items(

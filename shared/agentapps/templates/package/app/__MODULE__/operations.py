@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from agentic_kit.errors import not_found
-from agentic_kit.ids import format_id
+from agentic_kit.ids import find_by_id, format_id
 
 from .models import ID_PREFIX, EntriesState, Entry
 
@@ -15,10 +14,7 @@ def add_entry(state: EntriesState, *, text: str, now: str) -> Entry:
 
 
 def find_entry(state: EntriesState, entry_id: str) -> Entry:
-    for entry in state.entries:
-        if entry.id == entry_id:
-            return entry
-    raise not_found("entry", entry_id)
+    return find_by_id(state.entries, entry_id, "entry")
 
 
 def remove_entry(state: EntriesState, entry: Entry) -> None:
