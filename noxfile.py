@@ -33,7 +33,7 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the shared code and tests, then on each package's app/ on its own path."""
-    session.install("-e", ".[typecheck]")
+    session.install("-e", ".[test,typecheck]")  # the tests' own imports need types too
     session.run("mypy", "shared", "tests", "noxfile.py")
     for package in PACKAGES:
         app_dir = ROOT / package / "app"
