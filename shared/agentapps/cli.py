@@ -11,6 +11,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
   sync PKG...                       refresh a package's vendored kit and schemas/
+  mcp [ROOT]...                     serve the packages over MCP on stdio (mcp_server.py)
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ from .errors import CHECK_FAILED, CONTRACT_VIOLATION, PACKAGE_INVALID, TIMEOUT, 
 from .manifest import ManifestError
 from .runtime import Package, RunTimedOut, activate, catalog_entry, discover, invoke, trust_level
 
-app = runner.new_app("agentapps: discover, activate, run and check Agent Applications packages.")
+app = runner.new_app(
+    "agentapps: discover, activate, run, check and create Agent Applications packages. "
+    "`agentapps mcp [ROOT]...` serves them over MCP on stdio."
+)
 
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
 
@@ -172,6 +176,21 @@ def sync_packages(
     )
 
 
+def serve_mcp(roots: list[Path]) -> None:
+    """Serve the packages under the roots over MCP on stdio (see mcp_server.py). It speaks the
+    protocol on stdout, so it runs outside the envelope runner."""
+    import anyio
+
+    from .mcp_server import serve
+
+    anyio.run(serve, roots or [Path(".")])
+
+
 def main() -> None:
     """The console script."""
+    import sys
+
+    if sys.argv[1:2] == ["mcp"]:  # `agentapps mcp [ROOT]...`: stdout belongs to the protocol
+        serve_mcp([Path(root) for root in sys.argv[2:]])
+        return
     runner.main(app, render=human.render)

@@ -1,0 +1,164 @@
+"""`agentapps mcp`, driven by the MCP SDK's own client over stdio, as an agent client would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import ToolAnnotations
+
+from agentapps.manifest import load_app_manifest
+from tests.toolkit.conftest import FIXTURES, SUITE
+
+PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
+WRITES: dict[str, tuple[str, dict[str, Any]]] = {
+    "agentic-to-do": ("add", {"title": "From MCP", "due_at": "2026-05-01"}),
+    "agentic-notes": ("add", {"title": "From MCP", "body": "line 1\nline 2", "tag": ["mcp"]}),
+    "agentic-timer": ("start", {"label": "From MCP", "duration": "25m"}),
+}
+
+
+@asynccontextmanager
+async def connected(state_dir: Path) -> AsyncIterator[ClientSession]:
+    server = StdioServerParameters(
+        command=str(Path(sys.executable).parent / "agentapps"),
+        # A broken package among the roots: it is left out, and the others are served.
+        args=["mcp", *(str(SUITE / name) for name in PACKAGES), str(FIXTURES / "prints-text")],
+        env={**os.environ, "AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z"},
+    )
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+def run(tmp_path: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with connected(tmp_path / "state") as session:
+            await asyncio.wait_for(scenario(session), timeout=120)
+
+    asyncio.run(main())
+
+
+def test_tools_are_the_packages_commands_with_their_effects(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        declared = [
+            f"{name}.{command}" for name in PACKAGES for command in load_app_manifest(SUITE / name).commands
+        ]
+        assert sorted(tools) == sorted(declared)
+        remove, add = tools["agentic-to-do.remove"], tools["agentic-to-do.add"]
+        hints = {name: tool.annotations for name, tool in tools.items()}
+        assert hints["agentic-to-do.remove"] == ToolAnnotations(read_only_hint=False, destructive_hint=True)
+        assert "confirm" in remove.input_schema["properties"]
+        assert hints["agentic-to-do.list"] == ToolAnnotations(read_only_hint=True, destructive_hint=False)
+        assert hints["agentic-to-do.add"] == ToolAnnotations(read_only_hint=False, destructive_hint=False)
+        assert add.input_schema["required"] == ["title"]
+        assert add.description == "Agentic To-Do: Create an open to-do item."
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_write_then_a_read_on_each_package(tmp_path: Path, package: str) -> None:
+    async def scenario(session: ClientSession) -> None:
+        command, arguments = WRITES[package]
+        written = await session.call_tool(f"{package}.{command}", arguments)
+        assert written.is_error is not True
+        assert written.structured_content is not None
+        assert written.structured_content["ok"] is True
+        assert written.structured_content["item"]["createdAt"] == "2026-04-01T00:00:00.000Z"
+        listed = await session.call_tool(f"{package}.list", {})
+        assert listed.structured_content is not None
+        assert [item["id"] for item in listed.structured_content["items"]] == [
+            written.structured_content["item"]["id"]
+        ]
+
+    run(tmp_path, scenario)
+
+
+def test_a_destructive_tool_runs_only_with_confirm(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        await session.call_tool("agentic-to-do.add", {"title": "Keep me"})
+        refused = await session.call_tool("agentic-to-do.remove", {"id": "td_0001"})
+        assert refused.is_error is True
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
+        still: Any = (await session.call_tool("agentic-to-do.list", {})).structured_content
+        assert still["count"] == 1
+        removed = await session.call_tool("agentic-to-do.remove", {"id": "td_0001", "confirm": True})
+        assert removed.is_error is not True
+        gone: Any = (await session.call_tool("agentic-to-do.list", {})).structured_content
+        assert gone["count"] == 0
+
+    run(tmp_path, scenario)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "code"),
+    [
+        ("agentic-to-do.get", {"id": "td_0404"}, "NOT_FOUND"),
+        ("agentic-to-do.add", {"title": "x", "due_at": "2026-02-30"}, "VALIDATION_ERROR"),
+        ("agentic-timer.resume", {"id": "tm_0404"}, "NOT_FOUND"),
+        ("agentic-notes.search", {"query": ["  "]}, "VALIDATION_ERROR"),
+        ("agentic-to-do.nope", {}, "NOT_FOUND"),
+    ],
+)
+def test_a_failing_envelope_is_a_tool_error_with_its_code(
+    tmp_path: Path, tool: str, arguments: dict[str, Any], code: str
+) -> None:
+    async def scenario(session: ClientSession) -> None:
+        result = await session.call_tool(tool, arguments)
+        assert result.is_error is True
+        assert result.structured_content is not None
+        assert result.structured_content["error"]["code"] == code
+        assert result.content[0].text.startswith(f"{code}: ")  # type: ignore[union-attr]
+
+    run(tmp_path, scenario)
+
+
+def test_activation_is_resources_the_body_and_the_skills(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        uris = sorted(str(resource.uri) for resource in (await session.list_resources()).resources)
+        assert uris == sorted(
+            [f"agentapp://{name}/APP.md" for name in PACKAGES]
+            + [f"agentapp://{name}/skills/{name}-usage" for name in PACKAGES]
+        )
+        body: Any = await session.read_resource("agentapp://agentic-notes/APP.md")
+        assert body.contents[0].text.startswith("# Agentic Notes\n\n## Purpose")
+        skill: Any = await session.read_resource("agentapp://agentic-timer/skills/agentic-timer-usage")
+        assert skill.contents[0].text.startswith("# Using Agentic Timer")
+
+    run(tmp_path, scenario)
+
+
+def test_the_readme_configuration_starts_a_working_server(tmp_path: Path) -> None:
+    readme = (SUITE / "README.md").read_text().split("## Serving the packages over MCP", 1)[1]
+    [block] = re.findall(r"```json\n(.*?)```", readme.split("\n## ", 1)[0], flags=re.DOTALL)
+    entry = json.loads(
+        block.replace("/path/to/suite", str(SUITE)).replace("/path/to/your/state", str(tmp_path))
+    )
+    config = entry["mcpServers"]["agentic-apps"]
+    server = StdioServerParameters(
+        command=str(Path(sys.executable).parent / config["command"]),
+        args=config["args"],
+        env={**os.environ, **config["env"]},
+    )
+
+    async def main() -> None:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            added = await session.call_tool("agentic-notes.add", {"title": "Configured as the README says"})
+            assert added.is_error is not True
+        assert (tmp_path / "notes.json").is_file()
+
+    asyncio.run(main())
