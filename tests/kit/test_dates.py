@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from agentic_kit.dates import deadline, format_timestamp, parse_bound, parse_due, parse_instant, today
+from agentic_kit.dates import deadline, format_timestamp, parse_bound, parse_due, parse_instant
 
 
 @pytest.mark.parametrize(
@@ -56,10 +56,6 @@ def test_a_date_bound_is_the_start_of_that_utc_day() -> None:
 def test_a_date_only_due_lasts_to_the_last_millisecond_of_its_utc_day() -> None:
     assert format_timestamp(deadline("2026-04-05")) == "2026-04-05T23:59:59.999Z"
     assert deadline("2026-04-05T09:00:00.000Z") == datetime(2026, 4, 5, 9, tzinfo=UTC)
-
-
-def test_today_is_the_utc_date() -> None:
-    assert str(today(parse_instant("2026-04-05T23:30:00-02:00"))) == "2026-04-06"
 
 
 def test_timestamps_have_milliseconds_and_z() -> None:

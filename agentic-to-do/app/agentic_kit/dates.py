@@ -89,8 +89,3 @@ def deadline(due: str) -> datetime:
     if _DATE.fullmatch(due):
         return datetime.combine(date.fromisoformat(due), time(), UTC) + _LAST_MILLISECOND
     return parse_instant(due)
-
-
-def today(instant: datetime) -> date:
-    """Which day "today" is: the UTC calendar date of the instant."""
-    return instant.astimezone(UTC).date()
