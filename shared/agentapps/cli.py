@@ -11,6 +11,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
   sync PKG...                       refresh a package's vendored kit and schemas/
+  replay [--runtime CMD] PATH...    replay scenarios (scenarios.py) and say, per step, what differs
   mcp [ROOT]...                     serve the packages over MCP on stdio (mcp_server.py)
 """
 
@@ -26,7 +27,7 @@ from agentic_kit.envelope import Passthrough, Payload, item_payload, list_payloa
 from agentic_kit.errors import AppError, ErrorCode
 
 from . import human
-from .errors import CHECK_FAILED, CONTRACT_VIOLATION, PACKAGE_INVALID, TIMEOUT, toolkit_error
+from .errors import CHECK_FAILED, CONTRACT_VIOLATION, PACKAGE_INVALID, SCENARIO_FAILED, TIMEOUT, toolkit_error
 from .manifest import ManifestError
 from .runtime import Package, RunTimedOut, activate, catalog_entry, discover, invoke, trust_level
 
@@ -174,6 +175,65 @@ def sync_packages(
             for package in packages
         ]
     )
+
+
+@app.command()
+def replay(
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATH...", help="Scenario files, or folders of them.")
+    ],
+    runtime: Annotated[
+        str | None,
+        typer.Option(
+            metavar="CMD",
+            help="Replay through this runtime instead of the built-in one: it is run as "
+            "`CMD PACKAGE_PATH ARG...` with each step's stdin and environment, and must relay "
+            "the app's stdout and exit status.",
+        ),
+    ] = None,
+    packages: Annotated[
+        Path | None,
+        typer.Option(help="The folder holding the packages (default: found beside the scenarios)."),
+    ] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds each step may take.")] = 60.0,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Scenarios replayed side by side.")] = 1,
+) -> Payload:
+    """Replay scenarios step by step; any difference fails the replay and says where and what."""
+    from .scenarios import (
+        ScenarioError,
+        builtin_runtime,
+        command_runtime,
+        load_scenario,
+        replay_all,
+        scenario_files,
+    )
+
+    for path in paths:
+        if not path.exists():
+            raise AppError(ErrorCode.NOT_FOUND, f"No scenario at {path}.")
+    files = scenario_files(paths)
+    if not files:
+        raise AppError(ErrorCode.NOT_FOUND, "No scenario files (*.json) under the paths given.")
+    if packages is not None and not packages.is_dir():
+        raise AppError(ErrorCode.NOT_FOUND, f"{packages} is not a folder.")
+    try:
+        scenarios = [load_scenario(path) for path in files]
+    except ScenarioError as error:
+        raise AppError(
+            ErrorCode.VALIDATION_ERROR, str(error), "Check it against scenario.schema.json."
+        ) from None
+    chosen = builtin_runtime(timeout) if runtime is None else command_runtime(runtime, timeout)
+    run = replay_all(scenarios, chosen, packages=packages, jobs=jobs)
+    reports = [report.as_dict() for report in run.reports]
+    if run.failed:
+        first = run.failed[0].summary()
+        raise toolkit_error(
+            SCENARIO_FAILED,
+            f"{len(run.failed)} of {len(reports)} scenarios failed. First: {first}",
+            "Each failed scenario names its step and every difference; --human prints them all.",
+            details={"items": reports},
+        )
+    return list_payload(reports)
 
 
 def serve_mcp(roots: list[Path]) -> None:

@@ -13,8 +13,15 @@ PACKAGE_INVALID = "PACKAGE_INVALID"  # the package breaks the format: APP.md, sk
 CONTRACT_VIOLATION = "CONTRACT_VIOLATION"  # the app's output broke the CLI contract
 TIMEOUT = "TIMEOUT"  # the app ran past --timeout and was killed
 CHECK_FAILED = "CHECK_FAILED"  # `check` found at least one error
+SCENARIO_FAILED = "SCENARIO_FAILED"  # `replay`: a step did not give what its scenario expects
 
-TOOLKIT_EXIT_STATUS = {PACKAGE_INVALID: 10, CONTRACT_VIOLATION: 11, TIMEOUT: 12, CHECK_FAILED: 13}
+TOOLKIT_EXIT_STATUS = {
+    PACKAGE_INVALID: 10,
+    CONTRACT_VIOLATION: 11,
+    TIMEOUT: 12,
+    CHECK_FAILED: 13,
+    SCENARIO_FAILED: 14,
+}
 
 
 def toolkit_error(

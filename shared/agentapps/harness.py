@@ -7,6 +7,9 @@ Both read the APP.md frontmatter first, parse stdout as the envelope, and fail t
 contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
 table, or an envelope that does not match the package's schemas/.
 
+`in_process_runtime` is the same in-process run as a scenario runtime (see scenarios.py), so
+scenario files replay in pytest as fast as hand-written tests, each as its own test.
+
 Installing the suite registers it as a pytest plugin (entry point `pytest11`), so its fixtures
 are there in any test run.
 """
@@ -93,16 +96,7 @@ class AppRunner:
     def _run_in_process(
         self, args: list[str], stdin: str | None, env: Mapping[str, str] | None
     ) -> tuple[int, str, str]:
-        module = self._entry_module()
-        out, err = io.StringIO(), io.StringIO()
-        with (
-            _environment(self._environment(env)),
-            _stdin(stdin),
-            contextlib.redirect_stdout(out),
-            contextlib.redirect_stderr(err),
-        ):
-            status = module.runner.run(module.app, args)
-        return int(status), out.getvalue(), err.getvalue()
+        return _run_module(self._entry_module(), args, stdin, self._environment(env), cwd=self.package.root)
 
     def run_subprocess(
         self, *args: str, stdin: str | None = None, env: Mapping[str, str] | None = None
@@ -124,22 +118,57 @@ class AppRunner:
             raise ContractViolation(str(error)) from None
 
     def _checked(self, invocation: Invocation) -> Result:
-        violations = list(invocation.violations)
+        violations = [*invocation.violations, *_suite_violations(invocation)]
         envelope = invocation.envelope
-        if envelope is not None and not envelope["ok"]:
-            code = envelope.get("error", {}).get("code")
-            expected = EXIT_STATUS.get(ErrorCode(code)) if code in ErrorCode.__members__ else None
-            if expected is None:
-                violations.append(f"error code {code!r} is not in the code table.")
-            elif invocation.exit_status != expected:
-                violations.append(f"{code} must exit {expected}, not {invocation.exit_status}.")
-        if "Traceback (most recent call last)" in invocation.stderr:
-            violations.append("stderr shows a Python traceback.")
         if violations or envelope is None:
             raise ContractViolation(
                 f"{shlex.join(invocation.args)}: " + " ".join(violations) + f"\nstdout: {invocation.stdout!r}"
             )
         return Result(invocation.exit_status, envelope, invocation.stdout, invocation.stderr)
+
+
+def _suite_violations(invocation: Invocation) -> list[str]:
+    """What this suite asks beyond the format: error codes from the shared table with their exit
+    statuses, and no Python traceback on stderr."""
+    violations = []
+    envelope = invocation.envelope
+    if envelope is not None and not envelope["ok"]:
+        code = envelope.get("error", {}).get("code")
+        expected = EXIT_STATUS.get(ErrorCode(code)) if code in ErrorCode.__members__ else None
+        if expected is None:
+            violations.append(f"error code {code!r} is not in the code table.")
+        elif invocation.exit_status != expected:
+            violations.append(f"{code} must exit {expected}, not {invocation.exit_status}.")
+    if "Traceback (most recent call last)" in invocation.stderr:
+        violations.append("stderr shows a Python traceback.")
+    return violations
+
+
+def in_process_runtime(root: Path, args: list[str], stdin: str, env: dict[str, str]) -> Invocation:
+    """A scenario runtime (agentapps.scenarios.Runtime) that runs the package's entry script in this
+    process: fast, and held to the suite's own checks as well as the format's."""
+    package = Package(root)
+    status, stdout, stderr = _run_module(load_entry_module(package), args, stdin, env, cwd=root)
+    invocation = check_output(package, args, status, stdout, stderr)
+    invocation.violations += _suite_violations(invocation)
+    return invocation
+
+
+def _run_module(
+    module: ModuleType, args: list[str], stdin: str | None, env: Mapping[str, str], cwd: Path | None = None
+) -> tuple[int, str, str]:
+    """One run of an entry module's app; from `cwd` when given, as a runtime runs it from the
+    package root (relative paths in settings then mean what they mean there)."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        _environment(env),
+        _stdin(stdin),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext(),
+    ):
+        status = module.runner.run(module.app, args)
+    return int(status), out.getvalue(), err.getvalue()
 
 
 def _clean_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -1,7 +1,9 @@
-"""Readable text for `agentapps --human`: catalogs as a table, check reports as findings."""
+"""Readable text for `agentapps --human`: catalogs as a table, check reports as findings, replays
+as each failed step with its differences."""
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from agentic_kit import human as kit_human
@@ -13,6 +15,8 @@ def render(envelope: Envelope) -> str:
     reports = _reports(envelope)
     if command == "check" and reports is not None:
         return "\n".join(_report(report) for report in reports)
+    if command == "replay" and reports is not None:
+        return _replay(reports)
     if command == "catalog" and envelope.get("ok"):
         return "\n".join(_catalog_line(entry) for entry in envelope["items"]) or "(no packages)"
     return kit_human.render(envelope)
@@ -40,3 +44,22 @@ def _catalog_line(entry: dict[str, Any]) -> str:
     if entry["status"] != "ok":
         return f"BROKEN  {entry['source']}  {entry['problem']}"
     return f"{entry['slug'] or '-':<20} {entry['version']:<8} {entry['trust']:<10} {entry['source']}"
+
+
+def _replay(reports: list[dict[str, Any]]) -> str:
+    lines = []
+    for report in reports:
+        if report["passed"]:
+            continue
+        if report["problem"]:
+            lines.append(f"FAIL  {report['path']}\n  {report['problem']}")
+            continue
+        failure = report["failure"]
+        lines.append(
+            f"FAIL  {report['path']}  step {failure['step']} of {report['steps']}: "
+            + shlex.join(failure["args"])
+        )
+        lines += [f"  {difference}" for difference in failure["differences"]]
+    passed = sum(1 for report in reports if report["passed"])
+    lines.append(f"{passed} of {len(reports)} scenarios passed.")
+    return "\n".join(lines)

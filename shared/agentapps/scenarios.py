@@ -1,0 +1,365 @@
+"""Scenarios: a package's behaviour as data, replayed through any runtime.
+
+A scenario (one JSON file, format in scenario.schema.json) names a package and lists steps:
+arguments, optional stdin, clock (`now`) and environment, and the exit status and envelope
+each step must give, exactly or as a subset. `replay` runs the steps in order from a fresh
+state folder and reports, per step, every difference from what was expected:
+- the exit status and the envelope (by JSON path: `item.body: expected "a", got "b"`),
+- contract violations in the output (not one JSON document, `ok` against the exit status,
+  an envelope that does not match the package's schemas/),
+- a failing step that changed the state folder (a failure must change nothing).
+
+A runtime is anything that runs a package's command line: the built-in one (`invoke`), an
+external command (`command_runtime`: `CMD PACKAGE_PATH ARG...`), or the harness's in-process one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .runtime import Invocation, Package, RunTimedOut, check_output, invoke
+
+SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
+STATE_DIR_ENV = "AGENTIC_STATE_DIR"
+NOW_ENV = "AGENTIC_NOW"
+
+# (package root, args, stdin, environment overrides) -> what came back.
+Runtime = Callable[[Path, list[str], str, dict[str, str]], Invocation]
+
+
+class ScenarioError(ValueError):
+    """The file is not a scenario: unreadable, not JSON, against the schema, or its package is missing."""
+
+
+@dataclass
+class Scenario:
+    path: Path
+    data: dict[str, Any]
+
+    @property
+    def package(self) -> str:
+        return str(self.data["package"])
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        return list(self.data["steps"])
+
+    @property
+    def name(self) -> str:
+        """`<package folder>/<file stem>`: how tests and reports name it."""
+        return f"{self.path.parent.name}/{self.path.stem}"
+
+
+@dataclass
+class StepReport:
+    step: int  # 1-based
+    args: list[str]
+    differences: list[str]
+    exit_status: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "args": [_shorten(arg) for arg in self.args],
+            "differences": self.differences,
+            "exitStatus": self.exit_status,
+            "stdout": _shorten(self.stdout, 2000),
+            "stderr": _shorten(self.stderr, 2000),
+        }
+
+
+@dataclass
+class ScenarioReport:
+    path: Path
+    package: str
+    steps: int
+    failure: StepReport | None = None
+    problem: str | None = None  # the scenario could not be replayed at all
+    passed_steps: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None and self.problem is None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "package": self.package,
+            "passed": self.passed,
+            "steps": self.steps,
+            "passedSteps": self.passed_steps,
+            "problem": self.problem,
+            "failure": None if self.failure is None else self.failure.as_dict(),
+        }
+
+    def summary(self) -> str:
+        """One readable paragraph: what failed, where, and why."""
+        if self.problem is not None:
+            return f"{self.path}: {self.problem}"
+        if self.failure is None:
+            return f"{self.path}: passed ({self.steps} steps)"
+        lines = [f"{self.path}, step {self.failure.step} of {self.steps}: {shlex.join(self.failure.args)}"]
+        lines += [f"  {difference}" for difference in self.failure.differences]
+        return "\n".join(_shorten(line, 400) for line in lines)
+
+
+# Loading.
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+
+
+def schema_problems(data: object) -> list[str]:
+    """Where `data` breaks the scenario schema, one line each (empty when it fits)."""
+    problems = []
+    for error in sorted(_validator().iter_errors(data), key=lambda error: list(error.absolute_path)):
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        problems.append(f"{where}: {error.message}")
+    return problems
+
+
+def load_scenario(path: Path) -> Scenario:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScenarioError(f"{path}: cannot be read ({error}).") from None
+    except json.JSONDecodeError as error:
+        raise ScenarioError(f"{path}: not JSON ({error}).") from None
+    problems = schema_problems(data)
+    if problems:
+        raise ScenarioError(f"{path}: not a scenario: " + "; ".join(problems))
+    return Scenario(path, data)
+
+
+def scenario_files(paths: Iterable[Path]) -> list[Path]:
+    """The .json files named, and every .json file under the folders named, sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(
+                candidate for candidate in path.rglob("*.json") if candidate.name != SCHEMA_PATH.name
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def find_package(scenario: Scenario, packages: Path | None = None) -> Path:
+    """`packages/<slug>` when a folder of packages is given; otherwise `<slug>` beside the nearest
+    ancestor of the scenario file that has it."""
+    slug = scenario.package
+    candidates = (
+        [packages / slug]
+        if packages is not None
+        else [folder / slug for folder in scenario.path.resolve().parents]
+    )
+    for candidate in candidates:
+        if (candidate / "APP.md").is_file():
+            return candidate.resolve()
+    where = packages if packages is not None else "beside any folder above the scenario"
+    raise ScenarioError(f"{scenario.path}: no package {slug!r} found {where}.")
+
+
+def text(value: str | list[Any]) -> str:
+    """A scenario's text: a string, or pieces joined, where {"repeat": S, "times": N} is S N times."""
+    if isinstance(value, str):
+        return value
+    return "".join(piece if isinstance(piece, str) else piece["repeat"] * piece["times"] for piece in value)
+
+
+# Runtimes.
+
+
+def builtin_runtime(timeout: float = 60.0) -> Runtime:
+    """The reference runtime (runtime.invoke): entry.command from the package root."""
+
+    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
+        return invoke(Package(root), args, env=_environment(overrides), stdin=stdin, timeout=timeout)
+
+    return run
+
+
+def command_runtime(command: str, timeout: float = 60.0) -> Runtime:
+    """Another runtime, as a command line: `COMMAND PACKAGE_PATH ARG...`, given the step's stdin
+    and environment; it must relay the app's stdout and exit status."""
+    prefix = shlex.split(command)
+
+    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
+        argv = [*prefix, str(root), *args]
+        try:
+            completed = subprocess.run(
+                argv,
+                input=stdin.encode(),
+                env=_environment(overrides),
+                capture_output=True,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise RunTimedOut(f"{shlex.join(prefix)} ran past {timeout:g} s") from None
+        return check_output(
+            Package(root),
+            args,
+            completed.returncode,
+            completed.stdout.decode("utf-8", errors="replace"),
+            completed.stderr.decode("utf-8", errors="replace"),
+        )
+
+    return run
+
+
+def _environment(overrides: Mapping[str, str]) -> dict[str, str]:
+    """This process's environment without any AGENTIC_* setting of its own, plus the step's."""
+    base = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
+    return {**base, **overrides}
+
+
+# Replay.
+
+
+def replay(scenario: Scenario, runtime: Runtime, *, packages: Path | None = None) -> ScenarioReport:
+    """Run every step from a fresh state folder; stop at the first step that differs."""
+    report = ScenarioReport(scenario.path, scenario.package, len(scenario.steps))
+    try:
+        root = find_package(scenario, packages)
+    except ScenarioError as error:
+        report.problem = str(error)
+        return report
+    with tempfile.TemporaryDirectory(prefix="agentapps-scenario-") as temp:
+        state_dir = Path(temp) / "state"
+        state_dir.mkdir()
+        for name, content in scenario.data.get("files", {}).items():
+            (state_dir / name).write_bytes(text(content).encode("utf-8"))
+        for number, step in enumerate(scenario.steps, start=1):
+            failure = replay_step(scenario, step, number, root, state_dir, runtime)
+            if failure is not None:
+                report.failure = failure
+                return report
+            report.passed_steps = number
+    return report
+
+
+def replay_step(
+    scenario: Scenario, step: dict[str, Any], number: int, root: Path, state_dir: Path, runtime: Runtime
+) -> StepReport | None:
+    """One step: run it and compare. None when it gave what was expected."""
+    args = [text(arg) for arg in step["args"]]
+    overrides = {**scenario.data.get("env", {}), **step.get("env", {}), STATE_DIR_ENV: str(state_dir)}
+    now = step.get("now", scenario.data.get("now"))
+    if now is not None:
+        overrides[NOW_ENV] = now
+    expect = step["expect"]
+    before = _snapshot(state_dir) if expect["exit"] != 0 else None
+    try:
+        invocation = runtime(root, args, text(step.get("stdin", "")), overrides)
+    except (RunTimedOut, OSError) as error:
+        return StepReport(number, args, [f"the runtime failed: {error}"])
+    differences = [f"contract: {violation}" for violation in invocation.violations]
+    if invocation.exit_status != expect["exit"]:
+        differences.append(f"exit status: expected {expect['exit']}, got {invocation.exit_status}")
+    if invocation.envelope is not None:
+        differences += envelope_differences(
+            expect["envelope"], invocation.envelope, expect["match"] == "subset"
+        )
+    if before is not None and _snapshot(state_dir) != before:
+        differences.append("state: a failing step changed the state folder; a failure must change nothing")
+    if not differences:
+        return None
+    return StepReport(number, args, differences, invocation.exit_status, invocation.stdout, invocation.stderr)
+
+
+def _snapshot(state_dir: Path) -> dict[str, bytes]:
+    """Every file in the state folder and its bytes. Lock files are left out: taking the lock is
+    not a change of state."""
+    return {
+        str(path.relative_to(state_dir)): path.read_bytes()
+        for path in sorted(state_dir.rglob("*"))
+        if path.is_file() and not path.name.endswith(".lock")
+    }
+
+
+def envelope_differences(expected: Any, actual: Any, subset: bool, where: str = "envelope") -> list[str]:
+    """Every place `actual` differs from `expected`, by JSON path. In a subset match objects may
+    hold more keys; arrays always have the same length. `true` never equals `1`."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{where}: expected an object, got {_show(actual)}"]
+        differences = []
+        for key, value in expected.items():
+            if key not in actual:
+                differences.append(f"{where}.{key}: missing (expected {_show(value)})")
+            else:
+                differences += envelope_differences(value, actual[key], subset, f"{where}.{key}")
+        if not subset:
+            differences += [
+                f"{where}.{key}: not expected, got {_show(actual[key])}"
+                for key in actual
+                if key not in expected
+            ]
+        return differences
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return [f"{where}: expected an array, got {_show(actual)}"]
+        if len(expected) != len(actual):
+            return [f"{where}: expected {len(expected)} elements, got {len(actual)}: {_show(actual)}"]
+        differences = []
+        for index, (wanted, got) in enumerate(zip(expected, actual, strict=True)):
+            differences += envelope_differences(wanted, got, subset, f"{where}[{index}]")
+        return differences
+    if type(expected) is not type(actual) and not (_is_number(expected) and _is_number(actual)):
+        return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+    if expected != actual:
+        return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+    return []
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    return _shorten(json.dumps(value, ensure_ascii=False), 200)
+
+
+def _shorten(value: str, limit: int = 200) -> str:
+    return value if len(value) <= limit else f"{value[: limit - 20]}… ({len(value)} characters)"
+
+
+@dataclass
+class ReplayRun:
+    """Several scenarios replayed: their reports, in order."""
+
+    reports: list[ScenarioReport] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[ScenarioReport]:
+        return [report for report in self.reports if not report.passed]
+
+
+def replay_all(
+    scenarios: Sequence[Scenario], runtime: Runtime, *, packages: Path | None = None, jobs: int = 1
+) -> ReplayRun:
+    """Replay each scenario (each from its own state folder, so they may run side by side)."""
+    if jobs <= 1:
+        return ReplayRun([replay(scenario, runtime, packages=packages) for scenario in scenarios])
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return ReplayRun(
+            list(pool.map(lambda scenario: replay(scenario, runtime, packages=packages), scenarios))
+        )
