@@ -1,0 +1,19 @@
+"""The scenario files under scenarios/, loaded once for every test here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentapps.scenarios import Scenario, load_scenario, scenario_files
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+FILES = scenario_files([SCENARIOS])
+PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
+
+
+def loaded() -> list[Scenario]:
+    return [load_scenario(path) for path in FILES]
+
+
+def scenario_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
