@@ -196,6 +196,12 @@ def test_the_state_folder_variable_holds_the_named_file(app: AppRunner, facts: A
     assert titles(app.state_file(facts.state_file)) == ["x"]
 
 
+def test_the_state_file_records_its_version_and_the_next_id(app: AppRunner, facts: AppFacts) -> None:
+    app.run(*facts.write)
+    state = json.loads(app.state_file(facts.state_file).read_text())
+    assert (state["schemaVersion"], state["nextId"]) == (1, 2)
+
+
 @pytest.fixture
 def package_copy(app: AppRunner, tmp_path: Path) -> AppRunner:
     """The package folder copied alone, state excluded, as an author would ship it."""

@@ -1,0 +1,63 @@
+"""agentic-notes and files on disk: --body-file and --text-file read real files byte for byte,
+and refuse what is not text. Scenarios cannot carry files of their own, so these stay here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentapps.harness import AppRunner
+
+BODIES = [
+    "line 1\nline 2\n",
+    "windows\r\nline endings\r\n",
+    "  leading and trailing spaces  \n\n\n",
+    "unicode: naïve café ☕ 日本語 🧪 \u200b zero-width",
+    "",
+]
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_a_body_from_a_file_round_trips_byte_for_byte(notes: AppRunner, tmp_path: Path, body: str) -> None:
+    source = tmp_path / "body.txt"
+    source.write_bytes(body.encode())
+    assert notes.run("add", "t", "--body-file", str(source)).ok
+    out = tmp_path / "out.txt"
+    out.write_bytes(notes.run("get", "nt_0001").item["body"].encode())
+    assert out.read_bytes() == source.read_bytes()
+
+
+def test_append_reads_a_text_file(notes: AppRunner, tmp_path: Path) -> None:
+    source = tmp_path / "more.txt"
+    source.write_bytes(b"more\r\n")
+    assert notes.run("add", "t", "--body", "start").ok
+    assert notes.run("append", "nt_0001", "--text-file", str(source)).item["body"] == "start\nmore\r\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"\xff\xfe\x00binary", "not UTF-8 text"), (b"text\x00with NUL", "binary, not text")],
+)
+@pytest.mark.parametrize("command", ["add", "append"])
+def test_a_file_that_is_not_text_is_refused(
+    notes: AppRunner, tmp_path: Path, content: bytes, problem: str, command: str
+) -> None:
+    assert notes.run("add", "first", "--body", "body").ok
+    before = notes.state_file("notes.json").read_bytes()
+    source = tmp_path / "data.bin"
+    source.write_bytes(content)
+    args = (
+        ["add", "x", "--body-file", str(source)]
+        if command == "add"
+        else ["append", "nt_0001", "--text-file", str(source)]
+    )
+    result = notes.run(*args)
+    assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert problem in result.envelope["error"]["message"]
+    assert notes.state_file("notes.json").read_bytes() == before
+
+
+def test_a_huge_body_lists_in_a_few_hundred_bytes(notes: AppRunner) -> None:
+    assert notes.run("add", "huge", "--body-file", "-", stdin="x" * (1024 * 1024 - 1) + "\n").ok
+    assert len(notes.run("list").stdout) < 1000
