@@ -48,6 +48,14 @@ def check(session: nox.Session) -> None:
 
 
 @nox.session
+def replay(session: nox.Session) -> None:
+    """Replay every scenario in scenarios/ through real processes; arguments go to `agentapps
+    replay` (for example `-- --runtime "node my-runtime.js"` to replay through another runtime)."""
+    session.install("-e", ".")
+    session.run("agentapps", "replay", "scenarios", "--jobs", "2", "--human", *session.posargs)
+
+
+@nox.session
 def sync(session: nox.Session) -> None:
     """Re-copy shared/agentic_kit into every package and regenerate every schemas/ folder."""
     session.install("-e", ".")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,3 +29,38 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
         line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and line[0] not in "#"
     ]
     assert ci_lines[-1] == quick_start_commands()[1]
+
+
+def readme_section(heading: str) -> str:
+    return (ROOT / "README.md").read_text().split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) -> None:
+    from agentapps.harness import in_process_runtime
+    from agentapps.scenarios import load_scenario, replay
+
+    (shown,) = re.findall(r"```json\n(.*?)```", readme_section("Scenarios"), flags=re.DOTALL)
+    path = tmp_path / "agentic-to-do" / "shown.json"
+    path.parent.mkdir()
+    path.write_text(shown)
+    report = replay(load_scenario(path), in_process_runtime, packages=ROOT)
+    assert report.passed, report.summary()
+
+
+def test_the_replay_failure_shown_in_the_readme_is_what_a_runtime_dropping_stdin_gets() -> None:
+    (shown,) = re.findall(r"```\n(FAIL .*?)```", readme_section("Scenarios"), flags=re.DOTALL)
+    path = "scenarios/agentic-notes/add-reads-the-body-from-stdin-byte-for-byte.json"
+    interpreter_dir = os.path.dirname(sys.executable)
+    completed = subprocess.run(
+        [
+            os.path.join(interpreter_dir, "agentapps"),
+            *["replay", "--human", "--runtime", "sh tests/runtimes/drops-stdin.sh", path],
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PATH": os.pathsep.join([interpreter_dir, os.environ["PATH"]])},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 14
+    assert completed.stdout == shown

@@ -1,0 +1,8 @@
+#!/bin/sh
+# A deliberately wrong runtime: like relay.sh, but the app never sees the caller's stdin.
+set -eu
+cd "$1"
+shift
+command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
+# shellcheck disable=SC2086
+exec $command "$@" </dev/null

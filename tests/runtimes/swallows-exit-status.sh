@@ -1,0 +1,9 @@
+#!/bin/sh
+# A deliberately wrong runtime: like relay.sh, but it always exits 0, whatever the app did.
+set -u
+cd "$1"
+shift
+command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
+# shellcheck disable=SC2086
+$command "$@"
+exit 0

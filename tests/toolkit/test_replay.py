@@ -1,0 +1,230 @@
+"""`agentapps replay`: scenarios replayed through the built-in runtime or any other, with every
+difference said per step."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentapps import cli, human
+from agentapps.scenarios import envelope_differences, text
+from agentic_kit import runner
+
+from .conftest import SUITE, ToolkitResult
+
+SCENARIOS = SUITE / "scenarios"
+RUNTIMES = SUITE / "tests" / "runtimes"
+STDIN_SCENARIO = SCENARIOS / "agentic-notes" / "add-reads-the-body-from-stdin-byte-for-byte.json"
+# Scenarios that lean on each part of what a runtime must pass on: stdin, the clock, extra
+# environment, the working directory, files in the state folder, exit statuses.
+TOUCHSTONES = [
+    STDIN_SCENARIO,
+    SCENARIOS / "agentic-timer" / "a-countdown-fires-at-its-moved-due-time-and-stop-acknowledges-it.json",
+    SCENARIOS / "agentic-to-do" / "a-state-file-under-a-file-is-state-io-error.json",
+    SCENARIOS / "agentic-to-do" / "ids-grow-past-four-digits.json",
+    SCENARIOS / "agentic-to-do" / "remove-without-confirm-is-refused-and-removes-nothing.json",
+]
+
+
+@pytest.fixture(autouse=True)
+def interpreter_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python3` in the shell runtimes means this interpreter, which has the apps' libraries."""
+    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]))
+
+
+def scenario(folder: Path, name: str, steps: list[dict[str, Any]], **fields: Any) -> Path:
+    """A scenario file for agentic-to-do, written under `folder`."""
+    path = folder / "agentic-to-do" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"description": name, "package": "agentic-to-do", "now": "2026-04-01T00:00:00Z", **fields}
+    path.write_text(json.dumps({**data, "steps": steps}), encoding="utf-8")
+    return path
+
+
+def expect(exit: int, envelope: dict[str, Any], match: str = "subset") -> dict[str, Any]:
+    return {"exit": exit, "match": match, "envelope": envelope}
+
+
+def test_every_scenario_passes_through_the_built_in_runtime_in_real_processes(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    files = sorted(SCENARIOS.rglob("*.json"))
+    result = agentapps("replay", str(SCENARIOS), "--jobs", "2")
+    assert result.error_code is None, result.envelope["error"]["message"]
+    assert result.envelope["count"] == len(files) >= 150
+    assert all(
+        report["passed"] and report["passedSteps"] == report["steps"] for report in result.envelope["items"]
+    )
+
+
+@pytest.mark.parametrize("runtime", ["sh relay.sh", "node relay.mjs"])
+def test_a_runtime_given_as_a_command_replays_the_same_scenarios(
+    agentapps: Callable[..., ToolkitResult], runtime: str
+) -> None:
+    """A shell script and a Node.js program, each a whole runtime of a dozen lines."""
+    interpreter, script = runtime.split()
+    result = agentapps("replay", "--runtime", f"{interpreter} {RUNTIMES / script}", *map(str, TOUCHSTONES))
+    assert result.error_code is None, result.envelope["error"]["message"]
+    assert [report["passed"] for report in result.envelope["items"]] == [True] * len(TOUCHSTONES)
+
+
+def test_a_runtime_that_drops_stdin_fails_with_the_difference(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    result = agentapps("replay", "--runtime", f"sh {RUNTIMES / 'drops-stdin.sh'}", str(STDIN_SCENARIO))
+    assert (result.exit_status, result.error_code) == (14, "SCENARIO_FAILED")
+    error = result.envelope["error"]
+    assert error["message"] == (
+        f"1 of 1 scenarios failed. First: {STDIN_SCENARIO}, step 1 of 10: add t --body-file -\n"
+        '  envelope.item.body: expected "line 1\\nline 2\\n", got ""'
+    )
+    (report,) = error["details"]["items"]
+    assert (report["passed"], report["passedSteps"]) == (False, 0)
+    assert report["failure"]["step"] == 1
+    assert report["failure"]["args"] == ["add", "t", "--body-file", "-"]
+    assert report["failure"]["exitStatus"] == 0
+
+
+def test_a_runtime_that_swallows_the_exit_status_fails_on_every_error_step(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    path = SCENARIOS / "agentic-to-do" / "get-of-an-unknown-id-is-not-found.json"
+    result = agentapps("replay", "--runtime", f"sh {RUNTIMES / 'swallows-exit-status.sh'}", str(path))
+    failure = result.envelope["error"]["details"]["items"][0]["failure"]
+    assert failure["step"] == 3
+    assert failure["differences"] == [
+        "contract: `ok` is false but the exit status is 0.",
+        "exit status: expected 4, got 0",
+    ]
+
+
+def test_a_runtime_that_prints_its_own_line_breaks_the_contract(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    path = SCENARIOS / "agentic-to-do" / "get-returns-one-item.json"
+    result = agentapps("replay", "--runtime", f"sh {RUNTIMES / 'prints-a-banner.sh'}", str(path))
+    (difference,) = result.envelope["error"]["details"]["items"][0]["failure"]["differences"]
+    assert difference.startswith("contract: stdout is not exactly one JSON document")
+
+
+def test_human_output_lists_each_failed_step_and_its_differences(tmp_path: Path) -> None:
+    path = scenario(
+        tmp_path,
+        "wrong-title",
+        [
+            {
+                "args": ["add", "a"],
+                "expect": expect(0, {"ok": True, "item": {"title": "b", "status": "open"}}),
+            },
+            {"args": ["list"], "expect": expect(0, {"ok": True})},
+        ],
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = runner.run(cli.app, ["replay", "--human", "--packages", str(SUITE), str(path)], human.render)
+    assert status == 14
+    assert out.getvalue() == (
+        f"FAIL  {path}  step 1 of 2: add a\n"
+        '  envelope.item.title: expected "b", got "a"\n'
+        "0 of 1 scenarios passed.\n"
+    )
+
+
+def test_a_failing_step_that_changes_the_state_is_reported(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    path = scenario(
+        tmp_path,
+        "add-wrongly-expected-to-fail",
+        [{"args": ["add", "x"], "expect": expect(3, {"ok": False})}],
+    )
+    result = agentapps("replay", "--packages", str(SUITE), str(path))
+    differences = result.envelope["error"]["details"]["items"][0]["failure"]["differences"]
+    assert differences == [
+        "exit status: expected 3, got 0",
+        "envelope.ok: expected false, got true",
+        "state: a failing step changed the state folder; a failure must change nothing",
+    ]
+
+
+def test_each_scenario_starts_from_an_empty_state_of_its_own(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    steps = [{"args": ["add", "x"], "expect": expect(0, {"ok": True, "item": {"id": "td_0001"}})}]
+    paths = [scenario(tmp_path, f"first-id-{n}", steps) for n in range(3)]
+    result = agentapps("replay", "--packages", str(SUITE), "--jobs", "3", *map(str, paths))
+    assert result.error_code is None
+    assert result.envelope["count"] == 3
+
+
+def test_a_file_that_is_not_a_scenario_is_refused_before_anything_runs(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    good = scenario(tmp_path, "good", [{"args": ["add", "x"], "expect": expect(0, {"ok": True})}])
+    bad = scenario(tmp_path, "bad", [{"args": ["add", "x"], "expect": {"exit": 0, "envelope": {"ok": True}}}])
+    result = agentapps("replay", "--packages", str(SUITE), str(good), str(bad))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert result.envelope["error"]["message"] == (
+        f"{bad}: not a scenario: steps/0/expect: 'match' is a required property"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [("{", "not JSON"), ('{"package": "agentic-to-do"}', "'description' is a required property")],
+)
+def test_broken_scenario_files_say_what_is_wrong(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, content: str, problem: str
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(content)
+    result = agentapps("replay", str(path))
+    assert result.error_code == "VALIDATION_ERROR"
+    assert problem in result.envelope["error"]["message"]
+
+
+def test_missing_paths_and_packages_are_reported(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    assert agentapps("replay", str(tmp_path / "nowhere")).error_code == "NOT_FOUND"
+    assert agentapps("replay", str(tmp_path)).error_code == "NOT_FOUND"  # a folder with no scenario
+    path = scenario(tmp_path, "lost", [{"args": ["list"], "expect": expect(0, {"ok": True})}])
+    result = agentapps("replay", str(path))
+    assert result.error_code == "SCENARIO_FAILED"
+    assert result.envelope["error"]["details"]["items"][0]["problem"] == (
+        f"{path}: no package 'agentic-to-do' found beside any folder above the scenario."
+    )
+
+
+def test_subset_matching_allows_more_keys_but_not_more_elements() -> None:
+    actual = {"ok": True, "items": [{"id": "a", "title": "x"}], "count": 1}
+    assert envelope_differences({"ok": True, "items": [{"id": "a"}]}, actual, subset=True) == []
+    assert envelope_differences({"items": []}, actual, subset=True) == [
+        'envelope.items: expected 0 elements, got 1: [{"id": "a", "title": "x"}]'
+    ]
+
+
+def test_exact_matching_names_every_key_it_did_not_expect() -> None:
+    actual = {"ok": True, "count": 1, "total": 1}
+    assert envelope_differences({"ok": True, "count": 1}, actual, subset=False) == [
+        "envelope.total: not expected, got 1"
+    ]
+
+
+def test_true_is_not_one_and_null_is_not_missing() -> None:
+    assert envelope_differences({"n": 1}, {"n": True}, subset=True) == ["envelope.n: expected 1, got true"]
+    assert envelope_differences({"due": None}, {}, subset=True) == ["envelope.due: missing (expected null)"]
+    assert envelope_differences({"n": 1}, {"n": 1.0}, subset=False) == []
+
+
+def test_text_pieces_join_and_repeat() -> None:
+    assert text(["a", {"repeat": "xy", "times": 3}, "b"]) == "axyxyxyb"
+    assert text("plain") == "plain"
