@@ -1,7 +1,7 @@
-"""A refused command on an empty state creates no state file, and a refused argument no folder.
+"""What appears where the state would go when a read or a refused command runs on an empty state.
 
 The scenarios check that a failing step leaves the state folder's files as they were; this
-checks what appears where the state would go. Arguments are checked before the state is touched,
+checks the folder itself. Reads create nothing. Arguments are checked before the state is touched,
 so nothing appears; an id is looked up inside the write's lock, which may create the folder and
 its empty lock file, but never a state file.
 """
@@ -48,3 +48,9 @@ def test_unknown_ids_on_an_empty_state_create_no_state_file(app: AppRunner, fact
     for args in UNKNOWN_IDS[facts.package]:
         assert app.run(*args).error_code == "NOT_FOUND", args
         assert not app.state_file(facts.state_file).exists(), args
+
+
+def test_reads_of_an_empty_state_create_nothing(app: AppRunner, facts: AppFacts) -> None:
+    assert app.run(*facts.read).envelope["count"] == 0
+    assert app.run("get", facts.first_id).error_code == "NOT_FOUND"
+    assert not app.state_dir.exists()
