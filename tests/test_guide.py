@@ -1,5 +1,6 @@
 """The README's package-author guide, run as written: every `sh` line, in order, from one empty
-folder, with the step-4 edit made from the guide's own Python snippet. It cannot drift."""
+folder, with the step-4 edit made from the guide's own Python snippet and step 5's scenario saved
+as the guide says. It cannot drift."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ def blocks(language: str) -> list[str]:
 
 
 def add_the_get_command(package: Path) -> None:
-    """Step 4 as a newcomer does it: the snippet into app/cli.py, `get` into APP.md."""
+    """Steps 4 and 5 as a newcomer does them: the snippet into app/cli.py, `get` into APP.md, and
+    a scenario for it."""
     [snippet] = blocks("python")
     cli = package / "app" / "cli.py"
     cli.write_text(
@@ -31,6 +33,8 @@ def add_the_get_command(package: Path) -> None:
     app_md = package / "APP.md"
     text = app_md.read_text().replace("  - list\n", "  - list\n  - get\n", 1)
     app_md.write_text(text.replace("### `remove", "### `get <id>`\nFetch one entry.\n\n### `remove", 1))
+    [scenario] = blocks("json")  # step 5's scenario for `get`, saved where the guide says
+    (package / "scenarios" / "get-returns-one-entry.json").write_text(scenario)
 
 
 def test_the_guide_runs_as_written(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .manifest import ManifestError, load_app_manifest
 from .runtime import Invocation, Package, RunTimedOut, check_output, invoke
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
@@ -160,19 +161,26 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def find_package(scenario: Scenario, packages: Path | None = None) -> Path:
-    """`packages/<slug>` when a folder of packages is given; otherwise `<slug>` beside the nearest
-    ancestor of the scenario file that has it."""
+    """The package the scenario names, by its slug: under `packages` when given (or `packages`
+    itself); otherwise the nearest folder above the scenario file that is that package (scenarios
+    kept inside a package) or holds it (`scenarios/<slug>/` beside the packages)."""
     slug = scenario.package
-    candidates = (
-        [packages / slug]
-        if packages is not None
-        else [folder / slug for folder in scenario.path.resolve().parents]
+    folders = [packages] if packages is not None else list(scenario.path.resolve().parents)
+    for folder in folders:
+        for candidate in (folder / slug, folder):
+            if (candidate / "APP.md").is_file() and _slug_of(candidate) == slug:
+                return candidate.resolve()
+    where = (
+        f"in or under {packages}" if packages is not None else "in or beside any folder above the scenario"
     )
-    for candidate in candidates:
-        if (candidate / "APP.md").is_file():
-            return candidate.resolve()
-    where = packages if packages is not None else "beside any folder above the scenario"
     raise ScenarioError(f"{scenario.path}: no package {slug!r} found {where}.")
+
+
+def _slug_of(package_root: Path) -> str | None:
+    try:
+        return load_app_manifest(package_root).slug
+    except ManifestError:
+        return None
 
 
 def text(value: str | list[Any]) -> str:

@@ -23,7 +23,8 @@ def test_a_new_package_passes_check_and_its_own_test(
     package = tmp_path / "my-bookmarks"
     assert created.envelope["item"]["source"] == str(package)
     assert {"APP.md", "app/cli.py", "app/my_bookmarks/models.py", "skills/my-bookmarks-usage/SKILL.md",
-            "schemas/entry.schema.json", "tests/test_my_bookmarks.py", "app/agentic_kit/store.py"} <= set(
+            "schemas/entry.schema.json", "tests/test_my_bookmarks.py", "app/agentic_kit/store.py",
+            "scenarios/add-returns-the-new-entry.json"} <= set(
         created.envelope["item"]["files"]
     )  # fmt: skip
     checked = agentapps("check", str(package))
@@ -38,7 +39,9 @@ def test_a_new_package_passes_check_and_its_own_test(
         text=True,
     )
     assert tested.returncode == 0, tested.stdout + tested.stderr
-    assert "3 passed" in tested.stdout
+    assert "5 passed" in tested.stdout  # three scenarios, the guard that there are some, a real process
+    replayed = agentapps("replay", str(package / "scenarios"))  # found inside the package itself
+    assert (replayed.exit_status, replayed.envelope["count"]) == (0, 3)
 
 
 def test_name_and_description_with_quotes_and_colons_survive(

@@ -200,7 +200,7 @@ def test_missing_paths_and_packages_are_reported(
     result = agentapps("replay", str(path))
     assert result.error_code == "SCENARIO_FAILED"
     assert result.envelope["error"]["details"]["items"][0]["problem"] == (
-        f"{path}: no package 'agentic-to-do' found beside any folder above the scenario."
+        f"{path}: no package 'agentic-to-do' found in or beside any folder above the scenario."
     )
 
 

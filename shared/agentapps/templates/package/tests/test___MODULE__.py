@@ -1,4 +1,9 @@
-"""__NAME_PY__ through the agentapps harness: each run gets its own state folder."""
+"""__NAME_PY__ through the agentapps harness: each run gets its own state folder.
+
+The behaviour lives in ../scenarios/ as data, one behaviour per file; each replays here as its
+own test (and `agentapps replay scenarios` replays them through real processes, or through any
+other runtime). Python keeps what data cannot say.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from agentapps.harness import AppRunner
+from agentapps.harness import AppRunner, in_process_runtime
+from agentapps.scenarios import load_scenario, replay
 
 PACKAGE = Path(__file__).resolve().parents[1]
+SCENARIOS = sorted((PACKAGE / "scenarios").glob("*.json"))
 
 
 @pytest.fixture
@@ -17,19 +24,14 @@ def app(app_runner: Callable[[str], AppRunner]) -> AppRunner:
     return app_runner(str(PACKAGE))
 
 
-def test_add_then_list(app: AppRunner) -> None:
-    added = app.run("add", "First entry", env={"AGENTIC_NOW": "2026-04-01T00:00:00Z"})
-    assert added.item == {"id": "en_0001", "text": "First entry", "createdAt": "2026-04-01T00:00:00.000Z"}
-    assert app.run("list").items == [added.item]
+def test_there_are_scenarios_to_replay() -> None:
+    assert SCENARIOS, f"no scenarios in {PACKAGE / 'scenarios'}"
 
 
-def test_remove_needs_confirmation_and_changes_nothing_without_it(app: AppRunner) -> None:
-    app.run("add", "Keep me")
-    refused = app.run("remove", "en_0001")
-    assert (refused.exit_status, refused.error_code) == (5, "CONFIRMATION_REQUIRED")
-    assert len(app.run("list").items) == 1
-    assert app.run("remove", "en_0001", "--confirm").ok
-    assert app.run("list").items == []
+@pytest.mark.parametrize("path", SCENARIOS, ids=[path.stem for path in SCENARIOS])
+def test_scenario(path: Path) -> None:
+    report = replay(load_scenario(path), in_process_runtime)
+    assert report.passed, report.summary()
 
 
 def test_a_real_process_speaks_the_same_envelope(app: AppRunner) -> None:
