@@ -1,8 +1,8 @@
 """Scenarios: a package's behaviour as data, replayed through any runtime.
 
 A scenario (one JSON file, format in scenario.schema.json) names a package and lists steps:
-arguments, optional stdin, clock (`now`) and environment, and the exit status and envelope
-each step must give, exactly or as a subset. `replay` runs the steps in order from a fresh
+arguments, optional stdin, clock (`now`), environment and lock files held by "another writer",
+and the exit status and envelope each step must give, exactly or as a subset. `replay` runs the steps in order from a fresh
 state folder and reports, per step, every difference from what was expected:
 - the exit status and the envelope (by JSON path: `item.body: expected "a", got "b"`),
 - contract violations in the output (not one JSON document, `ok` against the exit status,
@@ -15,12 +15,13 @@ external command (`command_runtime`: `CMD PACKAGE_PATH ARG...`), or the harness'
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -274,7 +275,8 @@ def replay_step(
     expect = step["expect"]
     before = _snapshot(state_dir) if expect["exit"] != 0 else None
     try:
-        invocation = runtime(root, args, text(step.get("stdin", "")), overrides)
+        with _held_locks([state_dir / name for name in step.get("locked", [])]):
+            invocation = runtime(root, args, text(step.get("stdin", "")), overrides)
     except (RunTimedOut, OSError) as error:
         return StepReport(number, args, [f"the runtime failed: {error}"])
     differences = [f"contract: {violation}" for violation in invocation.violations]
@@ -289,6 +291,20 @@ def replay_step(
     if not differences:
         return None
     return StepReport(number, args, differences, invocation.exit_status, invocation.stdout, invocation.stderr)
+
+
+@contextlib.contextmanager
+def _held_locks(paths: list[Path]) -> Iterator[None]:
+    """Hold an exclusive flock on each file while the step runs, as another writer would. flock
+    locks belong to the open file, so the app conflicts with them even in this process."""
+    import fcntl
+
+    with contextlib.ExitStack() as stack:
+        for path in paths:
+            handle = stack.enter_context(path.open("a"))
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            stack.callback(fcntl.flock, handle, fcntl.LOCK_UN)
+        yield
 
 
 def _snapshot(state_dir: Path) -> dict[str, bytes]:

@@ -8,7 +8,6 @@ import shutil
 import stat
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -84,44 +83,6 @@ def test_writes_keep_refusing_after_a_corrupt_state_is_found(app: AppRunner, fac
     for _ in range(3):
         assert app.run(*facts.write).error_code == "STATE_CORRUPT"
     assert path.read_bytes() == b"{oops"
-
-
-@pytest.fixture
-def held_lock(app: AppRunner, facts: AppFacts) -> Iterator[None]:
-    """Another process holding the state lock, as a slow writer would."""
-    app.state_dir.mkdir()
-    lock_path = app.state_file(facts.state_file + ".lock")
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import filelock, sys, time\n"
-            "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
-            "print('held', flush=True); time.sleep(60)",
-            str(lock_path),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout is not None
-    assert holder.stdout.readline() == "held\n"
-    yield
-    holder.kill()
-    holder.wait()
-
-
-@pytest.mark.usefixtures("held_lock")
-def test_a_lock_held_past_the_timeout_is_state_locked_and_changes_nothing(
-    app: AppRunner, facts: AppFacts
-) -> None:
-    result = app.run(*facts.write, env={"AGENTIC_LOCK_TIMEOUT": "0.2"})
-    assert (result.error_code, result.exit_status) == ("STATE_LOCKED", 7)
-    assert not app.state_file(facts.state_file).exists()
-
-
-@pytest.mark.usefixtures("held_lock")
-def test_reads_need_no_lock(app: AppRunner, facts: AppFacts) -> None:
-    assert app.run(*facts.read, env={"AGENTIC_LOCK_TIMEOUT": "0.2"}).ok
 
 
 def test_a_lock_file_left_behind_does_not_block_the_next_write(app: AppRunner, facts: AppFacts) -> None:

@@ -1,5 +1,5 @@
 """The scenarios cover each app's whole contract: every command, every option, every error code
-the app can give. Two codes cannot be written as data, and are covered in Python instead."""
+the app can give. One code cannot be written as data, and is covered in Python instead."""
 
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ from agentic_kit.errors import EXIT_STATUS, ErrorCode
 from .conftest import PACKAGES, SCENARIOS, loaded
 
 SUITE = SCENARIOS.parent
-# No input produces these: a lock held by another process, and a bug. Their tests are in Python.
+# No input produces a bug: its test plants one.
 NOT_DATA = {
-    "STATE_LOCKED": "tests/apps/test_state_files.py"
-    "::test_a_lock_held_past_the_timeout_is_state_locked_and_changes_nothing",
     "INTERNAL_ERROR": "tests/apps/test_internal_error.py"
     "::test_an_unexpected_failure_is_an_internal_error_and_changes_nothing",
 }

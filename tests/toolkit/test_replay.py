@@ -24,9 +24,10 @@ SCENARIOS = SUITE / "scenarios"
 RUNTIMES = SUITE / "tests" / "runtimes"
 STDIN_SCENARIO = SCENARIOS / "agentic-notes" / "add-reads-the-body-from-stdin-byte-for-byte.json"
 # Scenarios that lean on each part of what a runtime must pass on: stdin, the clock, extra
-# environment, the working directory, files in the state folder, exit statuses.
+# environment, the working directory, files in the state folder, a lock held, exit statuses.
 TOUCHSTONES = [
     STDIN_SCENARIO,
+    SCENARIOS / "agentic-notes" / "a-write-waits-for-a-held-lock-then-is-state-locked.json",
     SCENARIOS / "agentic-timer" / "a-countdown-fires-at-its-moved-due-time-and-stop-acknowledges-it.json",
     SCENARIOS / "agentic-to-do" / "a-state-file-under-a-file-is-state-io-error.json",
     SCENARIOS / "agentic-to-do" / "ids-grow-past-four-digits.json",
