@@ -2,8 +2,9 @@
 
 A scenario (one JSON file, format in scenario.schema.json) names a package and lists steps:
 arguments, optional stdin, clock (`now`), environment and lock files held by "another writer",
-and the exit status and envelope each step must give, exactly or as a subset. `replay` runs the steps in order from a fresh
-state folder and reports, per step, every difference from what was expected:
+and the exit status and envelope each step must give, exactly or as a subset. `replay` runs
+the steps in order from a fresh state folder and reports, per step, every difference from what
+was expected:
 - the exit status and the envelope (by JSON path: `item.body: expected "a", got "b"`),
 - contract violations in the output (not one JSON document, `ok` against the exit status,
   an envelope that does not match the package's schemas/),
