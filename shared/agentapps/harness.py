@@ -155,17 +155,17 @@ def in_process_runtime(root: Path, args: list[str], stdin: str, env: dict[str, s
 
 
 def _run_module(
-    module: ModuleType, args: list[str], stdin: str | None, env: Mapping[str, str], cwd: Path | None = None
+    module: ModuleType, args: list[str], stdin: str | None, env: Mapping[str, str], cwd: Path
 ) -> tuple[int, str, str]:
-    """One run of an entry module's app; from `cwd` when given, as a runtime runs it from the
-    package root (relative paths in settings then mean what they mean there)."""
+    """One run of an entry module's app from `cwd`, the package root, as a runtime runs it
+    (relative paths in settings then mean what they mean there)."""
     out, err = io.StringIO(), io.StringIO()
     with (
         _environment(env),
         _stdin(stdin),
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
-        contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext(),
+        contextlib.chdir(cwd),
     ):
         status = module.runner.run(module.app, args)
     return int(status), out.getvalue(), err.getvalue()

@@ -58,8 +58,12 @@ class Scenario:
 
     @property
     def name(self) -> str:
-        """`<package folder>/<file stem>`: how tests and reports name it."""
-        return f"{self.path.parent.name}/{self.path.stem}"
+        return scenario_name(self.path)
+
+
+def scenario_name(path: Path) -> str:
+    """`<folder>/<file stem>`: how tests and reports name a scenario file."""
+    return f"{path.parent.name}/{path.stem}"
 
 
 @dataclass

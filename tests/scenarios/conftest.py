@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from agentapps.scenarios import Scenario, load_scenario, scenario_files
@@ -11,9 +12,6 @@ FILES = scenario_files([SCENARIOS])
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 
 
-def loaded() -> list[Scenario]:
-    return [load_scenario(path) for path in FILES]
-
-
-def scenario_id(path: Path) -> str:
-    return f"{path.parent.name}/{path.stem}"
+@cache
+def loaded() -> tuple[Scenario, ...]:
+    return tuple(load_scenario(path) for path in FILES)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import in_process_runtime
-from agentapps.scenarios import load_scenario, replay
+from agentapps.scenarios import load_scenario, replay, scenario_name
 
-from .conftest import FILES, PACKAGES, scenario_id
+from .conftest import FILES, PACKAGES
 
 
 def test_every_package_has_its_scenarios() -> None:
@@ -18,7 +18,7 @@ def test_every_package_has_its_scenarios() -> None:
         assert len([path for path in FILES if path.parent.name == package]) >= 20, package
 
 
-@pytest.mark.parametrize("path", FILES, ids=[scenario_id(path) for path in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[scenario_name(path) for path in FILES])
 def test_scenario(path: Path) -> None:
     report = replay(load_scenario(path), in_process_runtime)
     assert report.passed, report.summary()

@@ -229,3 +229,21 @@ def test_true_is_not_one_and_null_is_not_missing() -> None:
 def test_text_pieces_join_and_repeat() -> None:
     assert text(["a", {"repeat": "xy", "times": 3}, "b"]) == "axyxyxyb"
     assert text("plain") == "plain"
+
+
+@pytest.mark.parametrize(
+    ("options", "code", "status"),
+    [
+        (["--packages", "no-such-folder"], "NOT_FOUND", 4),
+        (["--jobs", "0"], "VALIDATION_ERROR", 3),
+        (["--timeout", "0"], "VALIDATION_ERROR", 3),
+    ],
+)
+def test_bad_options_are_refused_before_anything_runs(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, options: list[str], code: str, status: int
+) -> None:
+    """Refused as a whole: no scenario is replayed, so there are no reports."""
+    path = scenario(tmp_path, "adds", [{"args": ["add", "x"], "expect": expect(0, {"ok": True})}])
+    result = agentapps("replay", *options, str(path))
+    assert (result.error_code, result.exit_status) == (code, status)
+    assert "details" not in result.envelope["error"]
