@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agentapps.manifest import ManifestError, load_app_manifest, read_body, read_frontmatter
+from agentapps import manifest
+from agentapps.manifest import (
+    ManifestError,
+    UnsupportedSchema,
+    load_app_manifest,
+    read_body,
+    read_frontmatter,
+)
 
 FRONTMATTER = """---
 name: Example
@@ -44,8 +52,8 @@ class CountingReader:
     def __exit__(self, *exc: object) -> None:
         self.handle.close()
 
-    def readline(self) -> bytes:
-        line: bytes = self.handle.readline()
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self.handle.readline(limit)
         self.consumed += len(line)
         return line
 
@@ -61,13 +69,13 @@ def test_the_frontmatter_is_read_without_reading_the_body(
     # A 16 MiB body that is not even UTF-8: reading it would be slow, decoding it would fail.
     path = write_app_md(tmp_path / "pkg", FRONTMATTER.encode() + b"\xff\xfe body \x80" * (2 * 1024 * 1024))
     readers: list[CountingReader] = []
-    real_open = Path.open
+    real_open = manifest.open_regular_file
 
-    def counting_open(self: Path, *args: Any, **kwargs: Any) -> CountingReader:
-        readers.append(CountingReader(real_open(self, *args, **kwargs)))
+    def counting_open(path: Path) -> Any:
+        readers.append(CountingReader(real_open(path)))
         return readers[-1]
 
-    monkeypatch.setattr(Path, "open", counting_open)
+    monkeypatch.setattr(manifest, "open_regular_file", counting_open)
     assert load_app_manifest(path.parent).name == "Example"
     assert [reader.consumed for reader in readers] == [len(FRONTMATTER.encode())]
 
@@ -100,7 +108,13 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
         ("commands:\n  - list", "commands: list", "commands: Input should be a valid list"),
         ("name: Example", "name: Example\nscheduling: sometimes", "scheduling: Input should be"),
         ("name: Example", "name: Example\nslug: Not_Kebab", "slug: String should match pattern"),
-        ("name: Example", "name: Example\nunknown: 1", "unknown: Extra inputs are not permitted"),
+        ("  - example-usage", "  - /tmp/elsewhere", "skills.0: String should match pattern"),
+        ("  - example-usage", "  - ../../outside", "skills.0: String should match pattern"),
+        ("  - list", "  - --list", "commands.0: String should match pattern"),
+        ("  - list", "  - items  remove", "commands.0: String should match pattern"),
+        ("command: python3 app/cli.py", "command: python3 app/cli.py;", "must not end with ; & | or"),
+        ("command: python3 app/cli.py", 'command: "python3 app/cli.py\\nrm -rf ."', "must be one line"),
+        ("command: python3 app/cli.py", 'command: ""', "entry.command: String should have at least 1"),
     ],
 )
 def test_a_frontmatter_that_breaks_the_format_names_the_field(
@@ -109,3 +123,76 @@ def test_a_frontmatter_that_breaks_the_format_names_the_field(
     write_app_md(tmp_path / "pkg", FRONTMATTER.replace(old, new))
     with pytest.raises(ManifestError, match=problem):
         load_app_manifest(tmp_path / "pkg")
+
+
+def test_what_the_format_allows_is_accepted(tmp_path: Path) -> None:
+    """Keys the format does not define are kept; `entry` may be a string; commands may be paths."""
+    text = FRONTMATTER.replace("entry:\n  command: python3 app/cli.py", "entry: cd app && node cli.js")
+    text = text.replace("  - list\n", "  - items list\n  - items remove\n")
+    text = text.replace(
+        "name: Example\n", "name: Example\nhomepage: https://example.org\nreleased: 2026-04-01\n"
+    )
+    write_app_md(tmp_path / "pkg", text)
+    loaded = load_app_manifest(tmp_path / "pkg")
+    assert loaded.entry.command == "cd app && node cli.js"
+    assert loaded.commands == ["items list", "items remove"]
+    assert loaded.unknown_keys == ["homepage", "released"]
+    # A date stays the text it is (YAML 1.2, as JSON needs), whatever key holds it.
+    assert loaded.model_extra == {"homepage": "https://example.org", "released": "2026-04-01"}
+
+
+@pytest.mark.parametrize("schema", ["agentapplications/v2", "agentapplications/v0", "1"])
+def test_a_schema_other_than_v1_is_unsupported(tmp_path: Path, schema: str) -> None:
+    write_app_md(tmp_path / "pkg", FRONTMATTER.replace("---\nname:", f"---\nschema: {schema}\nname:", 1))
+    with pytest.raises(UnsupportedSchema, match="is not supported; this runtime reads agentapplications/v1"):
+        load_app_manifest(tmp_path / "pkg")
+
+
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        ("a: &x [1, 2]\nb: *x", "uses a YAML anchor or alias"),
+        ("a: &x 1", "uses a YAML anchor or alias"),
+        ("a: " + "[" * 5000 + "]" * 5000, "nested too deeply"),
+        ("a: !!binary aGVsbG8=", "a value JSON cannot carry"),
+        ("a: !!set {x, y}", "a value JSON cannot carry"),
+        ("a: .nan", "a value JSON cannot carry"),
+    ],
+)
+def test_yaml_that_could_exhaust_or_confuse_the_runtime_is_refused(
+    tmp_path: Path, extra: str, problem: str
+) -> None:
+    write_app_md(tmp_path / "pkg", FRONTMATTER.replace("name: Example\n", f"name: Example\n{extra}\n"))
+    with pytest.raises(ManifestError, match=problem):
+        read_frontmatter(tmp_path / "pkg" / "APP.md")
+
+
+def test_a_fifo_named_app_md_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    os.mkfifo(tmp_path / "pkg" / "APP.md")
+    with pytest.raises(ManifestError, match="is not a regular file"):
+        read_frontmatter(tmp_path / "pkg" / "APP.md")
+    with pytest.raises(ManifestError, match="is not a regular file"):
+        read_body(tmp_path / "pkg" / "APP.md")
+
+
+def test_a_frontmatter_line_without_end_is_read_only_to_the_limit(tmp_path: Path) -> None:
+    path = write_app_md(tmp_path / "pkg", b"---\nname: " + b"x" * (64 * 1024 * 1024))
+    with pytest.raises(ManifestError, match="frontmatter is longer than 65536 bytes"):
+        read_frontmatter(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [(b"caf\xe9\n", "is not UTF-8 text"), (b"x" * (1024 * 1024 + 1), "is longer than 1048576 bytes")],
+    ids=["not-utf-8", "too-long"],
+)
+def test_a_body_that_cannot_be_read_is_a_manifest_error(tmp_path: Path, body: bytes, problem: str) -> None:
+    path = write_app_md(tmp_path / "pkg", FRONTMATTER.encode() + body)
+    with pytest.raises(ManifestError, match=problem):
+        read_body(path)
+
+
+def test_a_body_after_crlf_fences_is_the_body(tmp_path: Path) -> None:
+    path = write_app_md(tmp_path / "pkg", FRONTMATTER.replace("\n", "\r\n") + "\r\n# Example\r\n")
+    assert read_body(path) == "# Example\r\n"
