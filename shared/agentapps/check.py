@@ -4,19 +4,32 @@ Each finding has a rule id, a severity (error or warning), a message and where i
 Errors fail the check. The package is run only as a temporary copy with a temporary state
 folder, so its real state is never touched.
 
-Rules, in the order they run:
-  files.app-md, files.app, files.skills         required files and folders
+Check runs the package's code: it is not a sandbox, so the CLI applies the trust rule first.
+
+Rules, in the order they run (warnings say so; every other finding is an error):
+  files.app-md, files.app, files.skills         required files and folders (skills/ only when
+                                                 skills are listed: `skills: []` needs none)
+  files.special                                  a FIFO, socket or device in the package (warning:
+                                                 it is not copied into the checked copy)
   frontmatter.parse, frontmatter.fields          frontmatter readable; fields, types, allowed values
+  frontmatter.schema                             `schema` other than agentapplications/v1 (error:
+                                                 unsupported); no `schema` (warning)
   frontmatter.slug                               slug present (warning) and kebab-case (error)
-  frontmatter.schema                             `schema: agentapplications/v1` (warning)
+  frontmatter.unknown                            keys the format does not define (warning: kept)
+  frontmatter.description                        more than one sentence (warning)
   package.folder-name                            the folder is named after the slug (warning)
   skills.resolve, skills.valid                   skills resolve; each passes the Agent Skills validator
+  body.text                                      the APP.md body is readable UTF-8 within the size limit
   body.sections, body.order                      recommended sections present, in order (warnings)
   body.scheduling                                `scheduling: supported` has a Scheduling section
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
-  cli.unknown-command                            an unknown command exits non-zero with JSON
-  output.json, output.exit-status                every output is one JSON envelope; exit agrees with ok
+  cli.unknown-command                            an unknown command exits non-zero
+  output.json, output.exit-status, output.size   success output is parseable JSON; `ok`, when given,
+                                                 is a boolean that agrees with the exit status;
+                                                 output stays within the cap
+  output.structured-error, output.envelope       a failure without a structured JSON error, a success
+                                                 without `ok` (warnings: recommended, not required)
   schemas.outputs                                every output validates against schemas/
   commands.match, commands.confirmation          declared commands and confirmations = what describe says
   commands.unverified                            no describe, so the two above cannot be checked (warning)
@@ -32,6 +45,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -40,12 +54,30 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .manifest import AppManifest, ManifestError, read_body, read_frontmatter, skill_path
-from .runtime import Invocation, Package, RunTimedOut, invoke
+from .environment import package_environment
+from .manifest import (
+    SUPPORTED_SCHEMA,
+    AppManifest,
+    ManifestError,
+    UnsupportedSchema,
+    check_schema,
+    open_regular_file,
+    read_body,
+    read_document,
+    read_frontmatter,
+    skill_path,
+)
+from .runtime import Invocation, Package, RunOptions, RunTimedOut, invoke
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
 UNKNOWN_COMMAND = "__agentapps_check_unknown__"
 PLACEHOLDER = "agentapps-check"
+# A schema file larger than this is not read.
+MAX_SCHEMA_BYTES = 16 * 1024 * 1024
+# sh's statuses for a command that could not run: not executable, not found.
+SHELL_CANNOT_RUN = {126: "not executable", 127: "not found"}
+# A sentence ends, and another starts: ". A", "! The" (a lower-case word after "e.g." does not count).
+SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z0-9`\"']")
 
 
 @dataclass
@@ -65,7 +97,9 @@ class Report:
         self.findings.append(Finding(rule, "error", message, where))
 
     def warning(self, rule: str, message: str, where: str) -> None:
-        self.findings.append(Finding(rule, "warning", message, where))
+        # Each warning once: every run of a package that never gives `ok` would repeat it.
+        if not any(found.rule == rule and found.message == message for found in self.findings):
+            self.findings.append(Finding(rule, "warning", message, where))
 
     def as_dict(self) -> dict[str, Any]:
         errors = sum(finding.severity == "error" for finding in self.findings)
@@ -78,25 +112,28 @@ class Report:
         }
 
 
-def check_package(root: Path, *, timeout: float = 30.0) -> Report:
+def check_package(root: Path, options: RunOptions | None = None) -> Report:
     report = Report(str(root))
     manifest = _check_static(root, report)
     if manifest is not None and (root / "app").is_dir():
-        with _temporary_copy(root) as (copy, state_dir):
-            _Probe(Package(copy), manifest, state_dir, report, timeout).run_all()
+        with _temporary_copy(root, report) as (copy, state_dir):
+            _Probe(Package(copy), manifest, state_dir, report, options or RunOptions(timeout=30.0)).run_all()
     return report
 
 
 def _check_static(root: Path, report: Report) -> AppManifest | None:
     """Everything that can be checked without running the package; the manifest if it is valid."""
-    if not (root / "APP.md").is_file():
+    if not os.path.lexists(root / "APP.md"):
         report.error("files.app-md", "APP.md is missing.", str(root))
         return None
-    for folder, rule in (("app", "files.app"), ("skills", "files.skills")):
-        if not (root / folder).is_dir():
-            report.error(rule, f"{folder}/ is missing.", str(root / folder))
+    if not (root / "app").is_dir():
+        report.error("files.app", "app/ is missing.", str(root / "app"))
     try:
         data = read_frontmatter(root / "APP.md")
+        check_schema(data, root / "APP.md")
+    except UnsupportedSchema as error:
+        report.error("frontmatter.schema", str(error), "APP.md frontmatter: schema")
+        return None
     except ManifestError as error:
         report.error("frontmatter.parse", str(error), "APP.md")
         return None
@@ -108,18 +145,39 @@ def _check_static(root: Path, report: Report) -> AppManifest | None:
             rule = "frontmatter.slug" if where == "slug" else "frontmatter.fields"
             report.error(rule, f"{where}: {problem['msg']}.", f"APP.md frontmatter: {where}")
         return None
+    if manifest.skills and not (root / "skills").is_dir():
+        report.error("files.skills", "skills/ is missing, and skills are listed.", str(root / "skills"))
+    _check_frontmatter(root, manifest, report)
+    _check_skills(root, manifest, report)
+    _check_body(root, manifest, report)
+    _check_schema_files(root, report)
+    return manifest
+
+
+def _check_frontmatter(root: Path, manifest: AppManifest, report: Report) -> None:
+    if manifest.schema_id is None:
+        report.warning("frontmatter.schema", f"schema: {SUPPORTED_SCHEMA} is recommended.", "APP.md")
     if manifest.slug is None:
         report.warning("frontmatter.slug", "slug is recommended: runtimes refer to packages by it.", "APP.md")
     elif manifest.slug != root.name:
         report.warning(
             "package.folder-name", f"the folder is not named after the slug {manifest.slug!r}.", str(root)
         )
-    if manifest.schema_id != "agentapplications/v1":
-        report.warning("frontmatter.schema", "schema: agentapplications/v1 is recommended.", "APP.md")
-    _check_skills(root, manifest, report)
-    _check_body(root, manifest, report)
-    _check_schema_files(root, report)
-    return manifest
+    unknown = manifest.unknown_keys + [f"entry.{key}" for key in sorted(manifest.entry.model_extra or {})]
+    if unknown:
+        report.warning(
+            "frontmatter.unknown",
+            f"keys the format does not define: {', '.join(unknown)}. They are kept, but no runtime "
+            "is bound to read them; tool-specific extensions belong in `metadata`.",
+            "APP.md frontmatter",
+        )
+    description = manifest.description.strip()
+    if "\n" in description or SENTENCE_BREAK.search(description):
+        report.warning(
+            "frontmatter.description",
+            "the description should be one sentence.",
+            "APP.md frontmatter: description",
+        )
 
 
 def _check_skills(root: Path, manifest: AppManifest, report: Report) -> None:
@@ -127,20 +185,24 @@ def _check_skills(root: Path, manifest: AppManifest, report: Report) -> None:
 
     for shortname in manifest.skills:
         path = skill_path(root, shortname)
-        if not path.is_file():
-            report.error(
-                "skills.resolve", f"skill {shortname!r} does not resolve.", str(path.relative_to(root))
-            )
+        where = str(path.relative_to(root))
+        if not os.path.lexists(path):
+            report.error("skills.resolve", f"skill {shortname!r} does not resolve.", where)
+            continue
+        try:
+            read_document(path)  # the validator reads it whole: only a regular UTF-8 file, bounded
+        except ManifestError as error:
+            report.error("skills.valid", str(error), where)
             continue
         for problem in validate(path.parent):
-            report.error("skills.valid", problem, str(path.relative_to(root)))
+            report.error("skills.valid", problem, where)
 
 
 def _check_body(root: Path, manifest: AppManifest, report: Report) -> None:
     try:
         body = read_body(root / "APP.md")
-    except (OSError, UnicodeDecodeError) as error:
-        report.error("body.sections", f"the body cannot be read: {error}.", "APP.md")
+    except ManifestError as error:
+        report.error("body.text", f"the body cannot be read: {error}", "APP.md")
         return
     headings = [
         heading for heading in re.findall(r"^## +(\w+)", body, flags=re.MULTILINE) if heading in SECTIONS
@@ -171,8 +233,12 @@ def _check_schema_files(root: Path, report: Report) -> None:
     for path in sorted((root / "schemas").glob("*.json")) if (root / "schemas").is_dir() else []:
         where = str(path.relative_to(root))
         try:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            with open_regular_file(path) as handle:
+                raw = handle.read(MAX_SCHEMA_BYTES + 1)
+            if len(raw) > MAX_SCHEMA_BYTES:
+                raise ValueError(f"longer than {MAX_SCHEMA_BYTES} bytes")
+            schema = json.loads(raw.decode("utf-8"))
+        except (ManifestError, ValueError) as error:
             report.error("schemas.json", f"not valid JSON: {error}.", where)
             continue
         try:
@@ -185,25 +251,23 @@ class _Probe:
     """Runs the package copy and turns what it sees into findings."""
 
     def __init__(
-        self, package: Package, manifest: AppManifest, state_dir: Path, report: Report, timeout: float
+        self, package: Package, manifest: AppManifest, state_dir: Path, report: Report, options: RunOptions
     ) -> None:
         self.package = package
         self.manifest = manifest
         self.state_dir = state_dir
         self.report = report
-        self.timeout = timeout
-        self.env = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
-        self.env["AGENTIC_STATE_DIR"] = str(state_dir)
+        self.options = options
+        self.env = package_environment(
+            options.env_names, inherit_agentic=False, overrides={"AGENTIC_STATE_DIR": str(state_dir)}
+        )
         self.stopped = False
 
     def run_all(self) -> None:
         unknown = self.run([UNKNOWN_COMMAND])
-        # Output that is not an envelope, or a wrong exit status, is already an output.* finding.
-        if unknown is not None and unknown.ok:
+        if unknown is not None and unknown.exit_status == 0 and not unknown.violations:
             self.report.error(
-                "cli.unknown-command",
-                "an unknown command succeeded; it must fail with a JSON error.",
-                UNKNOWN_COMMAND,
+                "cli.unknown-command", "an unknown command succeeded; it must exit non-zero.", UNKNOWN_COMMAND
             )
         description = self._describe()
         for command in self._read_only_commands(description):
@@ -212,12 +276,18 @@ class _Probe:
             self._check_confirmation(command, description)
 
     def run(self, args: list[str]) -> Invocation | None:
-        """One run of the copy; contract violations become findings. None when it could not run."""
+        """One run of the copy; what it breaks becomes findings. None when it could not run."""
         if self.stopped:
             return None
         where = " ".join(["entry.command", *args])
         try:
-            invocation = invoke(self.package, args, env=self.env, timeout=self.timeout)
+            invocation = invoke(
+                self.package,
+                args,
+                env=self.env,
+                timeout=self.options.timeout,
+                max_output=self.options.max_output,
+            )
         except RunTimedOut as error:
             self.report.error("entry.timeout", f"{error}; no further runs were tried.", where)
             self.stopped = True
@@ -226,8 +296,20 @@ class _Probe:
             self.report.error("entry.runs", f"entry.command cannot start: {error}.", where)
             self.stopped = True
             return None
-        for violation in invocation.violations:
-            self.report.error(_rule_of(violation), violation, where)
+        reason = SHELL_CANNOT_RUN.get(invocation.exit_status)
+        if reason is not None and not invocation.stdout.strip():
+            first_line = (invocation.stderr.strip().splitlines() or [""])[0]
+            self.report.error(
+                "entry.runs",
+                f"entry.command could not run (sh exit {invocation.exit_status}, {reason}): {first_line}",
+                where,
+            )
+            self.stopped = True
+            return None
+        for problem in invocation.violations:
+            self.report.error(problem.rule, problem.message, where)
+        for problem in invocation.warnings:
+            self.report.warning(problem.rule, problem.message, where)
         return invocation
 
     def _describe(self) -> dict[str, Any] | None:
@@ -241,14 +323,19 @@ class _Probe:
         described = self.run(["describe"])
         if described is None or described.violations:
             return None  # already reported
-        if not described.ok:
+        item = described.envelope.get("item") if described.ok and described.envelope else None
+        if not isinstance(item, dict) or not isinstance(item.get("commands"), list):
             self.report.error(
-                "entry.runs", "describe is declared but did not succeed.", "entry.command describe"
+                "entry.runs",
+                "describe is declared but did not give its commands (an envelope with item.commands).",
+                "entry.command describe",
             )
             return None
-        assert described.envelope is not None
-        item = described.envelope.get("item", {})
-        commands = {command["name"]: command for command in item.get("commands", [])}
+        commands = {
+            command["name"]: command
+            for command in item["commands"]
+            if isinstance(command, dict) and isinstance(command.get("name"), str)
+        }
         declared = set(self.manifest.commands)
         if set(commands) != declared:
             extra, missing = sorted(set(commands) - declared), sorted(declared - set(commands))
@@ -281,12 +368,12 @@ class _Probe:
 
     def _check_confirmation(self, command: str, description: dict[str, Any] | None) -> None:
         target = self._create_entity(description)
-        args = [command, target] if target else [command, PLACEHOLDER]
+        args = [*command.split(" "), target or PLACEHOLDER]
         before = _snapshot(self.package.root, self.state_dir)
         result = self.run(args)
         if result is None:
             return
-        if result.ok:
+        if result.succeeded:
             self.report.error(
                 "confirmation.refuses", f"{command} succeeded without its confirmation.", " ".join(args)
             )
@@ -315,20 +402,25 @@ class _Probe:
         return None
 
 
-def _rule_of(violation: str) -> str:
-    if violation.startswith("envelope does not match its schema"):
-        return "schemas.outputs"
-    if "exit status" in violation:
-        return "output.exit-status"
-    return "output.json"
-
-
 @contextlib.contextmanager
-def _temporary_copy(root: Path) -> Iterator[tuple[Path, Path]]:
-    """A copy of the package, named like it, and an empty state folder; both removed afterwards."""
+def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path]]:
+    """A copy of the package, named like it, and an empty state folder beside it (not inside:
+    a package may be named `state`); both removed afterwards. FIFOs, sockets and devices are
+    not copied (copying a FIFO would wait for a writer forever)."""
+
+    def special_files(folder: str, names: list[str]) -> set[str]:
+        skipped = {"__pycache__"}
+        for name in names:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                skipped.add(name)
+                where = str(Path(folder, name).relative_to(root))
+                report.warning("files.special", "not a regular file or folder: it is not copied.", where)
+        return skipped
+
     with tempfile.TemporaryDirectory(prefix="agentapps-check-") as scratch:
-        copy = Path(scratch) / root.name
-        shutil.copytree(root, copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        copy = Path(scratch) / "package" / root.name
+        shutil.copytree(root, copy, symlinks=True, ignore=special_files)
         state_dir = Path(scratch) / "state"
         state_dir.mkdir()
         yield copy, state_dir

@@ -3,22 +3,30 @@
 Same envelope rules as the apps: one JSON document on stdout, `--human` for text, the exit
 status from the code table (the apps' codes plus the toolkit's, in errors.py).
 
-  catalog [ROOT]...                 tier 1: every package under the roots, from frontmatter only
-  activate PKG                      tier 2: the APP.md body and every listed skill
-  run PKG [--approve] [--timeout S] -- ARGS...
-                                    tier 3: run the package's entry command, relay its envelope
-  check PKG...                      conformance findings for each package
+  catalog [ROOT]... [--tag T]...    tier 1: every package under the roots, from frontmatter only
+  activate PKG                      tier 2: the APP.md frontmatter and body, every listed skill
+  run PKG [OPTIONS] -- COMMAND ARGS...
+                                    tier 3: run the package's entry command, relay its document
+  check PKG... [OPTIONS]            conformance findings for each package
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
-  sync PKG...                       refresh a package's vendored kit and schemas/
-  replay [--runtime CMD] PATH...    replay scenarios (scenarios.py) and say, per step, what differs
-  mcp [ROOT]...                     serve the packages over MCP on stdio (mcp_server.py)
-"""
+  sync PKG... [--approve]           refresh a package's vendored kit and schemas/
+  replay [--runtime CMD] [OPTIONS] PATH...
+                                    replay scenarios (scenarios.py) and say, per step, what differs
+  mcp [OPTIONS] [ROOT]...           serve the packages over MCP on stdio (mcp_server.py)
+
+OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
+--max-output BYTES. Before anything runs, each applies the same gates (gates.py: trust, and
+for run and mcp the confirmation gate) and checks its numbers."""
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -27,20 +35,76 @@ from agentic_kit.envelope import Passthrough, Payload, item_payload, list_payloa
 from agentic_kit.errors import AppError, ErrorCode
 
 from . import human
-from .errors import CHECK_FAILED, CONTRACT_VIOLATION, PACKAGE_INVALID, SCENARIO_FAILED, TIMEOUT, toolkit_error
+from .environment import check_names, package_environment
+from .errors import CHECK_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
+from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
-from .runtime import Package, RunTimedOut, activate, catalog_entry, discover, invoke, trust_level
+from .runtime import (
+    DEFAULT_MAX_OUTPUT,
+    DEFAULT_TIMEOUT,
+    MAX_TIMEOUT,
+    Package,
+    RunOptions,
+    activate,
+    catalog_entry,
+    discover,
+    run_and_relay,
+)
 
 app = runner.new_app(
     "agentapps: discover, activate, run, check and create Agent Applications packages. "
     "`agentapps mcp [ROOT]...` serves them over MCP on stdio."
 )
 
+MIN_TIMEOUT = 0.1
+MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
+
+
+def _seconds(value: float) -> float:
+    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]."""
+    if not math.isfinite(value) or not MIN_TIMEOUT <= value <= MAX_TIMEOUT:
+        raise typer.BadParameter(
+            f"{value:g} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
+        )
+    return value
+
+
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
+Approve = Annotated[
+    bool,
+    typer.Option(
+        "--approve",
+        help="The user approved this call: running an untrusted package's code, and a command "
+        "listed in confirmationRequired.",
+    ),
+]
+EnvNames = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--env",
+        metavar="NAME",
+        help="Pass this variable of the environment on to the package too (repeatable); it sees "
+        "only PATH, HOME, USER, LANG, LC_*, TZ, TMPDIR, TERM, SHELL and AGENTIC_* otherwise.",
+    ),
+]
+MaxOutput = Annotated[
+    int,
+    typer.Option(
+        "--max-output",
+        metavar="BYTES",
+        min=1,
+        max=MAX_OUTPUT_LIMIT,
+        help="Bytes the app may write to stdout, and to stderr; past them it is killed.",
+    ),
+]
+
+
+def timeout_option(default_help: str) -> Any:
+    return typer.Option(callback=_seconds, metavar="SECONDS", help=default_help)
 
 
 def load_package(path: Path) -> Package:
-    if not (path / "APP.md").is_file():
+    if not os.path.lexists(path / "APP.md"):
         raise AppError(
             ErrorCode.NOT_FOUND, f"No package at {path}: it has no APP.md.", "Run `catalog` to find packages."
         )
@@ -57,12 +121,18 @@ def catalog(
     roots: Annotated[
         list[Path] | None, typer.Argument(metavar="ROOT...", help="Folders to search (default: .).")
     ] = None,
+    tags: Annotated[
+        list[str] | None,
+        typer.Option("--tag", metavar="TAG", help="Only packages tagged TAG (repeatable: every tag given)."),
+    ] = None,
 ) -> Payload:
     """List every package under the roots from its frontmatter alone; broken ones say why."""
     for root in roots or []:
         if not root.is_dir():
             raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
-    return list_payload([catalog_entry(path) for path in discover(roots or [Path(".")])])
+    entries = [catalog_entry(path) for path in discover(roots or [Path(".")])]
+    wanted = set(tags or [])
+    return list_payload([entry for entry in entries if wanted <= set(entry["tags"] or [])])
 
 
 @app.command("activate")
@@ -80,60 +150,45 @@ def run(
     args: Annotated[
         list[str] | None, typer.Argument(metavar="-- ARGS...", help="The command line for the app.")
     ] = None,
-    approve: Annotated[bool, typer.Option("--approve", help="The user approved this run.")] = False,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds before the run is killed.")] = 60.0,
+    approve: Approve = False,
+    timeout: Annotated[float, timeout_option("Seconds before the run is killed.")] = DEFAULT_TIMEOUT,
+    max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
+    env: EnvNames = None,
 ) -> Passthrough:
     """Run the package's entry command with ARGS and relay its envelope, if it keeps the contract.
 
-    Needs --approve for a command listed in confirmationRequired, and for any run of an
-    untrusted package.
+    ARGS start with the command (all its words, for a command path). Needs --approve for a
+    command listed in confirmationRequired, and for any run of an untrusted package.
     """
+    names = check_names(env or [])
     loaded = load_package(package)
     argv = args or []
-    command = argv[0] if argv else None
-    if not approve and trust_level(loaded.root) == "untrusted":
-        raise AppError(
-            ErrorCode.CONFIRMATION_REQUIRED,
-            f"{loaded.root} is untrusted: running it needs the user's approval.",
-            "Ask the user, then run again with --approve (or add its folder to AGENTAPPS_TRUSTED).",
-        )
-    if not approve and command in loaded.manifest.confirmation_required:
-        raise AppError(
-            ErrorCode.CONFIRMATION_REQUIRED,
-            f"{command} is in confirmationRequired: the runtime needs the user's approval.",
-            "Ask the user, then run again with --approve (the app may want its own flag too).",
-        )
-    try:
-        invocation = invoke(loaded, argv, timeout=timeout)
-    except RunTimedOut as error:
-        raise toolkit_error(
-            TIMEOUT, f"{error}; it was killed.", "Raise --timeout if the command is slow."
-        ) from None
-    except OSError as error:
-        raise toolkit_error(CONTRACT_VIOLATION, f"entry.command cannot start: {error}.") from None
-    if invocation.violations or invocation.envelope is None:
-        raise toolkit_error(
-            CONTRACT_VIOLATION,
-            f"The app broke the CLI contract: {' '.join(invocation.violations)}",
-            details={
-                "violations": invocation.violations,
-                "exitStatus": invocation.exit_status,
-                "stdout": invocation.stdout[:2000],
-                "stderr": invocation.stderr[:2000],
-            },
-        )
-    return Passthrough(invocation.envelope, invocation.exit_status)
+    require_trust([loaded.root], approve)
+    require_confirmation(argv, loaded.manifest, approve)
+    document, status = run_and_relay(
+        loaded, argv, env=package_environment(names), timeout=timeout, max_output=max_output
+    )
+    return Passthrough(document, status)
 
 
 @app.command()
 def check(
     packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to check.")],
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds each run of a package may take.")] = 30.0,
+    timeout: Annotated[float, timeout_option("Seconds each run of a package may take.")] = 30.0,
+    max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
+    approve: Approve = False,
+    env: EnvNames = None,
 ) -> Payload:
-    """Check packages against the v1 contract; any error fails the check."""
+    """Check packages against the v1 contract; any error fails the check.
+
+    Check runs each package (a temporary copy, with a temporary state folder): it is not a
+    sandbox, so an untrusted package is checked only with --approve.
+    """
     from .check import check_package
 
-    reports = [check_package(path.resolve(), timeout=timeout).as_dict() for path in packages]
+    options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
+    require_trust([path for path in packages if os.path.lexists(path / "APP.md")], approve)
+    reports = [check_package(path.resolve(), options).as_dict() for path in packages]
     failed = [report for report in reports if not report["passed"]]
     if failed:
         errors = sum(report["errors"] for report in failed)
@@ -163,18 +218,34 @@ def new(
 @app.command("sync", mutates=True)
 def sync_packages(
     packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to refresh.")],
+    approve: Approve = False,
 ) -> Payload:
-    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what changed."""
+    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote and
+    what it removed. It loads each app's code to build the schemas, so the trust rule applies."""
     from .sync import sync
 
-    for package in packages:
-        load_package(package)
-    return list_payload(
-        [
-            {"source": str(package.resolve()), "changed": [str(path) for path in sync(package)]}
-            for package in packages
-        ]
-    )
+    loaded = [load_package(package) for package in packages]
+    require_trust([package.root for package in loaded], approve)
+    results = []
+    for package in loaded:
+        try:
+            done = sync(package.root)
+        except Exception as error:  # noqa: BLE001 - the package's own code may raise anything
+            raise toolkit_error(
+                PACKAGE_INVALID,
+                f"{package.root}: its schemas cannot be built from app/cli.py "
+                f"({type(error).__name__}: {error}).",
+                "sync serves packages built on the kit: `python3 app/cli.py` naming ENTITY_MODEL. "
+                "Nothing was written for this package.",
+            ) from None
+        results.append(
+            {
+                "source": str(package.root),
+                "written": [str(path) for path in done.write],
+                "removed": [str(path) for path in done.remove],
+            }
+        )
+    return list_payload(results)
 
 
 @app.command()
@@ -195,19 +266,27 @@ def replay(
         Path | None,
         typer.Option(help="The folder holding the packages (default: found beside the scenarios)."),
     ] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, help="Seconds each step may take.")] = 60.0,
+    timeout: Annotated[float, timeout_option("Seconds each step may take.")] = DEFAULT_TIMEOUT,
+    max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Scenarios replayed side by side.")] = 1,
+    approve: Approve = False,
+    env: EnvNames = None,
 ) -> Payload:
-    """Replay scenarios step by step; any difference fails the replay and says where and what."""
+    """Replay scenarios step by step; any difference fails the replay and says where and what.
+
+    Replaying runs the packages the scenarios name, so the trust rule applies to each of them.
+    """
     from .scenarios import (
         ScenarioError,
         builtin_runtime,
         command_runtime,
+        find_package,
         load_scenario,
         replay_all,
         scenario_files,
     )
 
+    options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
     for path in paths:
         if not path.exists():
             raise AppError(ErrorCode.NOT_FOUND, f"No scenario at {path}.")
@@ -222,7 +301,12 @@ def replay(
         raise AppError(
             ErrorCode.VALIDATION_ERROR, str(error), "Check it against scenario.schema.json."
         ) from None
-    chosen = builtin_runtime(timeout) if runtime is None else command_runtime(runtime, timeout)
+    roots = set()
+    for scenario in scenarios:
+        with contextlib.suppress(ScenarioError):  # a missing package is that scenario's report
+            roots.add(find_package(scenario, packages))
+    require_trust(sorted(roots), approve)
+    chosen = builtin_runtime(options) if runtime is None else command_runtime(runtime, options)
     run = replay_all(scenarios, chosen, packages=packages, jobs=jobs)
     reports = [report.as_dict() for report in run.reports]
     if run.failed:
@@ -236,21 +320,79 @@ def replay(
     return list_payload(reports)
 
 
-def serve_mcp(roots: list[Path]) -> None:
-    """Serve the packages under the roots over MCP on stdio (see mcp_server.py). It speaks the
-    protocol on stdout, so it runs outside the envelope runner."""
-    import anyio
+# `mcp` speaks the protocol on stdout, so it cannot run inside the envelope runner: the command
+# checks its options like any other (a bad one is an error envelope) and leaves them here; main()
+# then starts the server with them.
+@dataclass
+class McpRequest:
+    roots: list[Path]
+    approve: bool
+    options: RunOptions
 
-    from .mcp_server import serve
 
-    anyio.run(serve, roots or [Path(".")])
+_mcp_requests: list[McpRequest] = []
+
+
+@app.command("mcp")
+def mcp_command(
+    roots: Annotated[
+        list[Path] | None,
+        typer.Argument(metavar="ROOT...", help="Folders to serve packages from (default: .)."),
+    ] = None,
+    approve: Annotated[
+        bool,
+        typer.Option(
+            "--approve",
+            help="The user approved running the untrusted packages under the roots (left out otherwise).",
+        ),
+    ] = False,
+    timeout: Annotated[float, timeout_option("Seconds each tool call may take.")] = DEFAULT_TIMEOUT,
+    max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
+    env: EnvNames = None,
+) -> Payload:
+    """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
+    and skill a resource. Needs the `mcp` extra."""
+    for root in roots or []:
+        if not root.is_dir():
+            raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
+    request = McpRequest(
+        [root.resolve() for root in roots or [Path(".")]],
+        approve,
+        RunOptions(timeout, max_output, tuple(check_names(env or []))),
+    )
+    _mcp_requests.append(request)
+    return item_payload(
+        {
+            "roots": [str(root) for root in request.roots],
+            "approve": approve,
+            "timeout": timeout,
+            "maxOutput": max_output,
+            "env": list(request.options.env_names),
+        }
+    )
 
 
 def main() -> None:
     """The console script."""
+    import io
     import sys
 
-    if sys.argv[1:2] == ["mcp"]:  # `agentapps mcp [ROOT]...`: stdout belongs to the protocol
-        serve_mcp([Path(root) for root in sys.argv[2:]])
+    if sys.argv[1:2] == ["mcp"]:
+        answer = io.StringIO()
+        with contextlib.redirect_stdout(answer):
+            status = runner.run(app, sys.argv[1:], render=human.render)
+        if status != 0 or not _mcp_requests:  # a bad option, or --help: the answer is the envelope
+            sys.stdout.write(answer.getvalue())
+            sys.exit(status)
+        serve_mcp(_mcp_requests.pop())
         return
     runner.main(app, render=human.render)
+
+
+def serve_mcp(request: McpRequest) -> None:
+    """Serve over MCP on stdio (see mcp_server.py)."""
+    import anyio
+
+    from .mcp_server import serve
+
+    anyio.run(serve, request.roots, request.approve, request.options)

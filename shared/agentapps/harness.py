@@ -31,7 +31,8 @@ import pytest
 
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
 
-from .runtime import Invocation, Package, check_output, invoke, load_entry_module
+from .environment import package_environment
+from .runtime import Invocation, Package, Problem, check_output, invoke, load_entry_module
 
 
 class ContractViolation(AssertionError):
@@ -101,8 +102,9 @@ class AppRunner:
     def run_subprocess(
         self, *args: str, stdin: str | None = None, env: Mapping[str, str] | None = None
     ) -> Result:
-        """Run `entry.command` from the package root as a real process, like a runtime."""
-        full_env = {**_clean_environ(), **self._environment(env)}
+        """Run `entry.command` from the package root as a real process, like a runtime (with the
+        runtime's allow-listed environment)."""
+        full_env = package_environment(overrides=self._environment(env), inherit_agentic=False)
         return self._checked(invoke(self.package, list(args), env=full_env, stdin=stdin))
 
     def _environment(self, extra: Mapping[str, str] | None) -> dict[str, str]:
@@ -122,25 +124,30 @@ class AppRunner:
         envelope = invocation.envelope
         if violations or envelope is None:
             raise ContractViolation(
-                f"{shlex.join(invocation.args)}: " + " ".join(violations) + f"\nstdout: {invocation.stdout!r}"
+                f"{shlex.join(invocation.args)}: "
+                + " ".join(map(str, violations))
+                + f"\nstdout: {invocation.stdout!r}"
             )
         return Result(invocation.exit_status, envelope, invocation.stdout, invocation.stderr)
 
 
-def _suite_violations(invocation: Invocation) -> list[str]:
-    """What this suite asks beyond the format: error codes from the shared table with their exit
+def _suite_violations(invocation: Invocation) -> list[Problem]:
+    """What this suite asks beyond the format: what the format only recommends (`ok` on success,
+    a structured JSON error on failure), error codes from the shared table with their exit
     statuses, and no Python traceback on stderr."""
-    violations = []
+    violations = list(invocation.warnings)
     envelope = invocation.envelope
     if envelope is not None and not envelope["ok"]:
         code = envelope.get("error", {}).get("code")
         expected = EXIT_STATUS.get(ErrorCode(code)) if code in ErrorCode.__members__ else None
         if expected is None:
-            violations.append(f"error code {code!r} is not in the code table.")
+            violations.append(Problem("suite.error-code", f"error code {code!r} is not in the code table."))
         elif invocation.exit_status != expected:
-            violations.append(f"{code} must exit {expected}, not {invocation.exit_status}.")
+            violations.append(
+                Problem("suite.error-code", f"{code} must exit {expected}, not {invocation.exit_status}.")
+            )
     if "Traceback (most recent call last)" in invocation.stderr:
-        violations.append("stderr shows a Python traceback.")
+        violations.append(Problem("suite.traceback", "stderr shows a Python traceback."))
     return violations
 
 

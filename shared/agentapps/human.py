@@ -3,6 +3,7 @@ as each failed step with its differences."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from typing import Any
 
@@ -11,12 +12,17 @@ from agentic_kit.envelope import Envelope
 
 
 def render(envelope: Envelope) -> str:
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("ok"), bool):
+        # A document `run` relays need not be an envelope: the format only recommends `ok`.
+        return json.dumps(envelope, ensure_ascii=False, indent=2)
     command = envelope.get("command")
     reports = _reports(envelope)
     if command == "check" and reports is not None:
         return "\n".join(_report(report) for report in reports)
     if command == "replay" and reports is not None:
         return _replay(reports)
+    if command == "sync" and envelope.get("ok"):
+        return "\n".join(_sync_lines(entry) for entry in envelope["items"])
     if command == "catalog" and envelope.get("ok"):
         return "\n".join(_catalog_line(entry) for entry in envelope["items"]) or "(no packages)"
     return kit_human.render(envelope)
@@ -40,9 +46,15 @@ def _report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _sync_lines(entry: dict[str, Any]) -> str:
+    done = [f"wrote    {path}" for path in entry["written"]]
+    done += [f"removed  {path}" for path in entry["removed"]]
+    return "\n".join([entry["source"], *(f"  {line}" for line in done or ["up to date"])])
+
+
 def _catalog_line(entry: dict[str, Any]) -> str:
     if entry["status"] != "ok":
-        return f"BROKEN  {entry['source']}  {entry['problem']}"
+        return f"{entry['status'].upper()}  {entry['source']}  {entry['problem']}"
     return f"{entry['slug'] or '-':<20} {entry['version']:<8} {entry['trust']:<10} {entry['source']}"
 
 

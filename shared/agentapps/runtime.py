@@ -1,9 +1,15 @@
 """A reference runtime: load a package and invoke it the way Agent Applications v1 says.
 
-`invoke` runs `entry.command` from the package root with the arguments appended, reads stdout
-only, and reports every way the run breaks the CLI contract as a violation: stdout that is not
-exactly one JSON document, an envelope without a boolean `ok`, an exit status that disagrees
-with `ok`, and an envelope that does not validate against the package's schemas/.
+`invoke` runs `entry.command` from the package root through POSIX `sh -c`, the arguments passed
+as positional parameters ("$@", never spliced into the command string), with a chosen environment
+(environment.py), a timeout and an output cap (process.py). It reads stdout only and sorts what
+came back by the seed's words:
+- violations break what the format says must hold — parseable JSON on success, a non-zero exit on
+  failure, `ok` (when given) a boolean that agrees with the exit status, an envelope that matches
+  the package's own schemas/, output within the cap; a runtime never relays these as success;
+- warnings miss what it strongly recommends — a structured JSON error on failure, `ok` on success.
+`relay` turns an invocation into what a runtime passes on: the app's document and exit status,
+APP_FAILED for a failure without a structured error, or CONTRACT_VIOLATION.
 """
 
 from __future__ import annotations
@@ -12,8 +18,6 @@ import importlib.util
 import json
 import os
 import shlex
-import signal
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,18 +26,55 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from agentic_kit.errors import AppError
+
+from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, toolkit_error
+from .gates import trust_level
 from .manifest import (
     AppManifest,
     ManifestError,
+    UnsupportedSchema,
+    app_manifest_from,
+    check_schema,
     load_app_manifest,
     load_skill_manifest,
     read_body,
+    read_frontmatter,
     skill_path,
 )
+from .process import Finished, TimedOut, relayed_status, run_bounded
 
 SUCCESS_SCHEMA = "success-envelope.schema.json"
-_entry_modules: dict[Path, ModuleType] = {}
 ERROR_SCHEMA = "error-envelope.schema.json"
+DEFAULT_TIMEOUT = 60.0
+MAX_TIMEOUT = 24 * 60 * 60.0
+DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
+SHELL = "/bin/sh"
+# How much of an app's stdout and stderr a failure envelope carries.
+EXCERPT_CHARS = 2000
+_entry_modules: dict[Path, ModuleType] = {}
+
+
+class NotJson:
+    """stdout that is not exactly one JSON document (JSON `null` is a document, so None cannot
+    stand for this)."""
+
+    def __repr__(self) -> str:
+        return "NOT_JSON"
+
+
+NOT_JSON = NotJson()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One way an output falls short, with the check rule it breaks."""
+
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass
@@ -44,12 +85,41 @@ class Invocation:
     exit_status: int
     stdout: str
     stderr: str
-    envelope: dict[str, Any] | None
-    violations: list[str] = field(default_factory=list)
+    document: Any = NOT_JSON  # stdout parsed as JSON, or NOT_JSON
+    violations: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    @property
+    def envelope(self) -> dict[str, Any] | None:
+        """The document when it is an envelope: an object with a boolean `ok`."""
+        document = self.document
+        if isinstance(document, dict) and isinstance(document.get("ok"), bool):
+            return document
+        return None
+
+    @property
+    def succeeded(self) -> bool:
+        """Exit status 0 and nothing the format forbids."""
+        return self.exit_status == 0 and not self.violations
 
     @property
     def ok(self) -> bool:
-        return bool(self.envelope and self.envelope.get("ok") is True)
+        """An envelope with `ok: true` (what the suite's own apps always give on success)."""
+        return bool(self.envelope and self.envelope["ok"] is True)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How every run of a package is bounded and what it sees beyond the allow-list: the CLI's
+    --timeout, --max-output and --env."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    max_output: int = DEFAULT_MAX_OUTPUT
+    env_names: tuple[str, ...] = ()
+
+
+class RunTimedOut(Exception):
+    """The entry command ran past its timeout; it and its process group were killed."""
 
 
 @dataclass
@@ -59,6 +129,10 @@ class Package:
     @cached_property
     def manifest(self) -> AppManifest:
         return load_app_manifest(self.root)
+
+    @property
+    def name(self) -> str:
+        return self.manifest.slug or self.root.name
 
     @cached_property
     def schema_validators(self) -> dict[bool, Any]:
@@ -72,8 +146,9 @@ class Package:
                 validators[ok] = Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
         return validators
 
-    def entry_argv(self) -> list[str]:
-        return shlex.split(self.manifest.entry.command)
+    def entry_argv(self, args: Sequence[str]) -> list[str]:
+        """entry.command as a shell command; the arguments are "$@", so the shell never reads them."""
+        return [SHELL, "-c", f'{self.manifest.entry.command.strip()} "$@"', self.name, *args]
 
 
 def load_entry_module(package: Package) -> ModuleType:
@@ -81,7 +156,7 @@ def load_entry_module(package: Package) -> ModuleType:
 
     Only an entry of the form `python3 <script>.py` can be loaded this way.
     """
-    argv = package.entry_argv()
+    argv = shlex.split(package.manifest.entry.command)
     if len(argv) != 2 or not argv[0].startswith("python") or not argv[1].endswith(".py"):
         raise ValueError(f"in-process runs need `python3 <script>.py`, not {shlex.join(argv)}")
     script = (package.root / argv[1]).resolve()
@@ -95,90 +170,186 @@ def load_entry_module(package: Package) -> ModuleType:
     return _entry_modules[script]
 
 
-class RunTimedOut(Exception):
-    """The entry command ran past its timeout; it and its children were killed."""
-
-
 def invoke(
     package: Package,
     args: Sequence[str],
     *,
     env: Mapping[str, str] | None = None,
     stdin: str | None = None,
-    timeout: float = 60.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_output: int = DEFAULT_MAX_OUTPUT,
 ) -> Invocation:
     """Run the package's entry command from its root with `args` and check what comes back.
 
-    Raises RunTimedOut past `timeout` seconds, and OSError when the command cannot start.
+    `env` is the whole environment the package sees (default: environment.package_environment());
+    the folder of this runtime's interpreter goes first on its PATH, so `python3` in an entry
+    command is the interpreter the runtime runs under. Raises RunTimedOut past `timeout` seconds
+    (the call returns within it plus process.EXIT_GRACE), and OSError when the shell cannot start.
     """
-    run_env = dict(os.environ if env is None else env)
-    # `python3` in an entry command means the interpreter this runtime runs under.
-    run_env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), run_env.get("PATH", "")])
-    with subprocess.Popen(
-        [*package.entry_argv(), *args],
-        cwd=package.root,
-        env=run_env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # its own process group, so a timeout kills its children too
-    ) as process:
-        try:
-            stdout, stderr = process.communicate((stdin or "").encode(), timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise RunTimedOut(
-                f"{shlex.join([*package.entry_argv(), *args])} ran past {timeout:g} s"
-            ) from None
-    return check_output(
-        package,
-        list(args),
-        process.returncode,
-        stdout.decode("utf-8", errors="replace"),
-        stderr.decode("utf-8", errors="replace"),
+    from .environment import package_environment
+
+    run_env = dict(package_environment() if env is None else env)
+    run_env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), run_env.get("PATH", os.defpath)])
+    try:
+        finished = run_bounded(
+            package.entry_argv(args),
+            cwd=package.root,
+            env=run_env,
+            stdin=(stdin or "").encode(),
+            timeout=timeout,
+            max_output=max_output,
+        )
+    except TimedOut:
+        raise RunTimedOut(
+            f"{package.manifest.entry.command} {shlex.join(args)} ran past {timeout:g} s"
+        ) from None
+    return finished_invocation(package, args, finished, max_output)
+
+
+def finished_invocation(
+    package: Package, args: Sequence[str], finished: Finished, max_output: int
+) -> Invocation:
+    """What a bounded run gave back, checked; output past the cap is a violation of its own."""
+    stdout, stderr = (
+        stream.decode("utf-8", errors="replace") for stream in (finished.stdout, finished.stderr)
     )
+    if finished.over_cap is not None:
+        message = f"{finished.over_cap} passed the output cap of {max_output} bytes; the app was killed."
+        return Invocation(
+            list(args), finished.exit_status, stdout, stderr, violations=[Problem("output.size", message)]
+        )
+    return check_output(package, list(args), finished.exit_status, stdout, stderr)
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_document(stdout: str) -> Any:
+    """stdout as exactly one JSON document (NaN and Infinity are not JSON), else NOT_JSON."""
+    try:
+        return json.loads(stdout, parse_constant=_reject_constant)
+    except ValueError:
+        return NOT_JSON
 
 
 def check_output(package: Package, args: list[str], exit_status: int, stdout: str, stderr: str) -> Invocation:
-    """Parse stdout as the envelope and list every contract violation."""
-    violations: list[str] = []
-    envelope: dict[str, Any] | None = None
-    try:
-        parsed = json.loads(stdout)
-    except json.JSONDecodeError as error:
-        violations.append(f"stdout is not exactly one JSON document ({error.msg}).")
-    else:
-        if isinstance(parsed, dict) and isinstance(parsed.get("ok"), bool):
-            envelope = parsed
-        else:
-            violations.append("stdout is JSON but not an envelope with a boolean `ok`.")
-    if envelope is not None:
-        if envelope["ok"] and exit_status != 0:
-            violations.append(f"`ok` is true but the exit status is {exit_status}.")
-        if not envelope["ok"] and exit_status == 0:
-            violations.append("`ok` is false but the exit status is 0.")
-        validator = package.schema_validators.get(envelope["ok"])
-        if validator is not None:
-            for mismatch in validator.iter_errors(envelope):
+    """Parse stdout as the app's document and sort every shortfall into violations and warnings."""
+    invocation = Invocation(args, exit_status, stdout, stderr, parse_document(stdout))
+    violations, warnings = invocation.violations, invocation.warnings
+    document = invocation.document
+    has_ok = isinstance(document, dict) and "ok" in document
+    if has_ok and not isinstance(document["ok"], bool):
+        violations.append(Problem("output.json", "`ok` is not a boolean."))
+    elif exit_status == 0:
+        if document is NOT_JSON:
+            violations.append(Problem("output.json", _not_json(stdout)))
+        elif not has_ok:
+            warnings.append(Problem("output.envelope", "the success output has no boolean `ok`."))
+        elif document["ok"] is False:
+            violations.append(Problem("output.exit-status", "`ok` is false but the exit status is 0."))
+    elif not has_ok:
+        warnings.append(
+            Problem("output.structured-error", "a failure without a structured JSON error on stdout.")
+        )
+    elif document["ok"] is True:
+        violations.append(
+            Problem("output.exit-status", f"`ok` is true but the exit status is {exit_status}.")
+        )
+    if not violations and document is not NOT_JSON:
+        validator = package.schema_validators.get(exit_status == 0)
+        if validator is not None and (exit_status == 0 or has_ok):
+            for mismatch in validator.iter_errors(document):
                 where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
-                violations.append(f"envelope does not match its schema at {where}: {mismatch.message}")
-    return Invocation(args, exit_status, stdout, stderr, envelope, violations)
+                violations.append(
+                    Problem(
+                        "schemas.outputs",
+                        f"envelope does not match its schema at {where}: {mismatch.message}",
+                    )
+                )
+    return invocation
+
+
+def _not_json(stdout: str) -> str:
+    if not stdout.strip():
+        return "stdout is empty, not exactly one JSON document."
+    try:
+        json.loads(stdout, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        return f"stdout is not exactly one JSON document ({error.msg})."
+    except ValueError as error:
+        return f"stdout is not exactly one JSON document ({error})."
+    return "stdout is not exactly one JSON document."
+
+
+def relay(invocation: Invocation) -> tuple[Any, int]:
+    """What a runtime passes on: the app's document and exit status, when the format's musts hold
+    and the app succeeded or failed with a structured error. Otherwise an AppError:
+    CONTRACT_VIOLATION (exit 11), or APP_FAILED for a failure without a structured JSON error,
+    exiting with the app's own status (128 + N when signal N ended it)."""
+    if invocation.violations:
+        raise toolkit_error(
+            CONTRACT_VIOLATION,
+            f"The app broke the CLI contract: {' '.join(map(str, invocation.violations))}",
+            details=_excerpts(invocation, violations=[str(problem) for problem in invocation.violations]),
+        )
+    if invocation.exit_status != 0 and invocation.envelope is None:
+        status = relayed_status(invocation.exit_status)
+        raise AppError(
+            APP_FAILED,
+            f"The app failed with exit status {status} and no structured JSON error.",
+            "Its stdout and stderr are in error.details; the app's own message is there.",
+            exit_status=status,
+            details=_excerpts(invocation),
+        )
+    return invocation.document, relayed_status(invocation.exit_status)
+
+
+def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tuple[Any, int]:
+    """`invoke` (with its keyword options) then `relay`; a timeout is TIMEOUT, a shell that cannot
+    start is CONTRACT_VIOLATION."""
+    try:
+        invocation = invoke(package, args, **options)
+    except RunTimedOut as error:
+        raise toolkit_error(
+            TIMEOUT, f"{error}; it was killed.", "Raise --timeout if the command is slow."
+        ) from None
+    except OSError as error:
+        raise toolkit_error(CONTRACT_VIOLATION, f"entry.command cannot start: {error}.") from None
+    return relay(invocation)
+
+
+def _excerpts(invocation: Invocation, **extra: object) -> dict[str, object]:
+    return {
+        **extra,
+        "exitStatus": relayed_status(invocation.exit_status),
+        "stdout": invocation.stdout[:EXCERPT_CHARS],
+        "stderr": invocation.stderr[:EXCERPT_CHARS],
+    }
 
 
 # Catalog and activation: the first two tiers of progressive disclosure.
 
-SUITE_ROOT = Path(__file__).resolve().parents[2]
-TRUSTED_ROOTS_ENV = "AGENTAPPS_TRUSTED"
 # Folders never searched for packages: tool caches and dependency trees.
 SKIPPED_FOLDERS = {".git", ".nox", ".venv", "node_modules", "__pycache__", "site-packages"}
+CATALOG_FIELDS = (
+    "slug",
+    "name",
+    "description",
+    "version",
+    "kind",
+    "scheduling",
+    "commands",
+    "confirmationRequired",
+    "tags",
+)
 
 
 def discover(roots: Sequence[Path]) -> list[Path]:
     """Package folders (folders with an APP.md) at or under the roots, sorted; never inside one."""
     found: set[Path] = set()
     for root in roots:
-        if (root / "APP.md").is_file():
+        if os.path.lexists(root / "APP.md"):
             found.add(root.resolve())
             continue
         for folder, subfolders, files in os.walk(root):
@@ -190,48 +361,32 @@ def discover(roots: Sequence[Path]) -> list[Path]:
     return sorted(found)
 
 
-def trust_level(package_root: Path) -> str:
-    """bundled: ships in this suite's checkout; trusted: under a folder named in AGENTAPPS_TRUSTED;
-    untrusted: anywhere else, until the user approves its runs one by one."""
-    resolved = package_root.resolve()
-    if resolved.is_relative_to(SUITE_ROOT) and (SUITE_ROOT / "shared" / "agentapps").is_dir():
-        return "bundled"
-    trusted = [
-        Path(entry).resolve() for entry in os.environ.get(TRUSTED_ROOTS_ENV, "").split(os.pathsep) if entry
-    ]
-    if any(resolved.is_relative_to(root) for root in trusted):
-        return "trusted"
-    return "untrusted"
-
-
 def catalog_entry(package_root: Path) -> dict[str, Any]:
-    """Tier 1: what the frontmatter says, read without the body; a broken package says why."""
+    """Tier 1: what the frontmatter says, read without the body. `status` is ok, broken (with
+    the problem) or unsupported (a schema other than v1: its fields as written, if any)."""
     entry: dict[str, Any] = {"source": str(package_root), "trust": trust_level(package_root)}
-    fields = (
-        "slug",
-        "name",
-        "description",
-        "version",
-        "kind",
-        "scheduling",
-        "commands",
-        "confirmationRequired",
-    )
+    path = package_root / "APP.md"
     try:
-        manifest = load_app_manifest(package_root)
+        data = read_frontmatter(path)
+        check_schema(data, path)
+        manifest = app_manifest_from(data, path)
+    except UnsupportedSchema as error:
+        fields = {name: data.get(name) for name in CATALOG_FIELDS}
+        return {**entry, "status": "unsupported", "problem": str(error), **fields}
     except ManifestError as error:
-        return {**entry, "status": "broken", "problem": str(error), **dict.fromkeys(fields)}
+        return {**entry, "status": "broken", "problem": str(error), **dict.fromkeys(CATALOG_FIELDS)}
     listed = manifest.model_dump(by_alias=True)
-    return {**entry, "status": "ok", "problem": None, **{field: listed[field] for field in fields}}
+    return {**entry, "status": "ok", "problem": None, **{name: listed[name] for name in CATALOG_FIELDS}}
 
 
 def activate(package: Package) -> dict[str, Any]:
-    """Tier 2: the APP.md body and every listed skill, frontmatter and body. ManifestError when a
-    skill does not resolve or does not fit Agent Skills."""
+    """Tier 2: the APP.md frontmatter (every key, unknown ones too) and body, and every listed
+    skill, frontmatter and body. ManifestError when a document cannot be read or a skill does not
+    resolve or does not fit Agent Skills."""
     skills = []
     for shortname in package.manifest.skills:
         path = skill_path(package.root, shortname)
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise ManifestError(f"skill {shortname!r} does not resolve: {path} is missing.")
         skill = load_skill_manifest(path)
         if skill.name != shortname:
@@ -249,6 +404,7 @@ def activate(package: Package) -> dict[str, Any]:
         "slug": package.manifest.slug,
         "name": package.manifest.name,
         "version": package.manifest.version,
+        "frontmatter": package.manifest.model_dump(by_alias=True, exclude_none=True),
         "body": read_body(package.root / "APP.md"),
         "skills": skills,
     }

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shlex
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +26,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .environment import package_environment
 from .manifest import ManifestError, load_app_manifest
-from .runtime import Invocation, Package, RunTimedOut, check_output, invoke
+from .process import TimedOut, run_bounded
+from .runtime import NOT_JSON, Invocation, Package, RunOptions, RunTimedOut, finished_invocation, invoke
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
 NOW_ENV = "AGENTIC_NOW"
+# One text of a scenario (an argument, stdin, a file) is at most this many characters once its
+# repeats are expanded: a scenario is checked against it before anything is built or run.
+MAX_TEXT_CHARS = 64 * 1024 * 1024
 
 # (package root, args, stdin, environment overrides) -> what came back.
 Runtime = Callable[[Path, list[str], str, dict[str, str]], Invocation]
@@ -150,7 +153,24 @@ def load_scenario(path: Path) -> Scenario:
     problems = schema_problems(data)
     if problems:
         raise ScenarioError(f"{path}: not a scenario: " + "; ".join(problems))
+    for where, value in _texts(data):
+        length = text_length(value)
+        if length > MAX_TEXT_CHARS:
+            raise ScenarioError(
+                f"{path}: {where} would be {length} characters; a text is at most {MAX_TEXT_CHARS}."
+            )
     return Scenario(path, data)
+
+
+def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str | list[Any]]]:
+    """Every text of a scenario that fits the schema, with where it is."""
+    for name, content in data.get("files", {}).items():
+        yield f"files/{name}", content
+    for number, step in enumerate(data["steps"]):
+        for index, arg in enumerate(step["args"]):
+            yield f"steps/{number}/args/{index}", arg
+        if "stdin" in step:
+            yield f"steps/{number}/stdin", step["stdin"]
 
 
 def scenario_files(paths: Iterable[Path]) -> list[Path]:
@@ -189,6 +209,15 @@ def _slug_of(package_root: Path) -> str | None:
         return None
 
 
+def text_length(value: str | list[Any]) -> int:
+    """How long `text(value)` would be, without building it."""
+    if isinstance(value, str):
+        return len(value)
+    return sum(
+        len(piece) if isinstance(piece, str) else len(piece["repeat"]) * piece["times"] for piece in value
+    )
+
+
 def text(value: str | list[Any]) -> str:
     """A scenario's text: a string, or pieces joined, where {"repeat": S, "times": N} is S N times."""
     if isinstance(value, str):
@@ -199,48 +228,50 @@ def text(value: str | list[Any]) -> str:
 # Runtimes.
 
 
-def builtin_runtime(timeout: float = 60.0) -> Runtime:
+def builtin_runtime(options: RunOptions | None = None) -> Runtime:
     """The reference runtime (runtime.invoke): entry.command from the package root."""
+    chosen = options or RunOptions()
 
     def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-        return invoke(Package(root), args, env=_environment(overrides), stdin=stdin, timeout=timeout)
-
-    return run
-
-
-def command_runtime(command: str, timeout: float = 60.0) -> Runtime:
-    """Another runtime, as a command line: `COMMAND PACKAGE_PATH ARG...`, given the step's stdin
-    and environment; it must relay the app's stdout and exit status."""
-    prefix = shlex.split(command)
-
-    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-        argv = [*prefix, str(root), *args]
-        try:
-            completed = subprocess.run(
-                argv,
-                input=stdin.encode(),
-                env=_environment(overrides),
-                capture_output=True,
-                timeout=timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise RunTimedOut(f"{shlex.join(prefix)} ran past {timeout:g} s") from None
-        return check_output(
+        return invoke(
             Package(root),
             args,
-            completed.returncode,
-            completed.stdout.decode("utf-8", errors="replace"),
-            completed.stderr.decode("utf-8", errors="replace"),
+            env=_environment(overrides, chosen),
+            stdin=stdin,
+            timeout=chosen.timeout,
+            max_output=chosen.max_output,
         )
 
     return run
 
 
-def _environment(overrides: Mapping[str, str]) -> dict[str, str]:
-    """This process's environment without any AGENTIC_* setting of its own, plus the step's."""
-    base = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
-    return {**base, **overrides}
+def command_runtime(command: str, options: RunOptions | None = None) -> Runtime:
+    """Another runtime, as a command line: `COMMAND PACKAGE_PATH ARG...`, given the step's stdin
+    and environment, bounded like a package run; it must relay the app's stdout and exit status."""
+    prefix = shlex.split(command)
+    chosen = options or RunOptions()
+
+    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
+        try:
+            finished = run_bounded(
+                [*prefix, str(root), *args],
+                cwd=Path.cwd(),
+                env=_environment(overrides, chosen),
+                stdin=stdin.encode(),
+                timeout=chosen.timeout,
+                max_output=chosen.max_output,
+            )
+        except TimedOut:
+            raise RunTimedOut(f"{shlex.join(prefix)} ran past {chosen.timeout:g} s") from None
+        return finished_invocation(Package(root), args, finished, chosen.max_output)
+
+    return run
+
+
+def _environment(overrides: Mapping[str, str], options: RunOptions) -> dict[str, str]:
+    """The allow-listed environment without this process's own AGENTIC_* settings, the variables
+    named with --env, then the scenario's and the step's."""
+    return package_environment(options.env_names, overrides=overrides, inherit_agentic=False)
 
 
 # Replay.
@@ -287,9 +318,12 @@ def replay_step(
     differences = [f"contract: {violation}" for violation in invocation.violations]
     if invocation.exit_status != expect["exit"]:
         differences.append(f"exit status: expected {expect['exit']}, got {invocation.exit_status}")
-    if invocation.envelope is not None:
+    if invocation.document is NOT_JSON:
+        if not invocation.violations:  # a failure may print text; the scenario expects an envelope
+            differences.append(f"envelope: expected a JSON document, got {_show(invocation.stdout)}")
+    else:
         differences += envelope_differences(
-            expect["envelope"], invocation.envelope, expect["match"] == "subset"
+            expect["envelope"], invocation.document, expect["match"] == "subset"
         )
     if before is not None and _snapshot(state_dir) != before:
         differences.append("state: a failing step changed the state folder; a failure must change nothing")

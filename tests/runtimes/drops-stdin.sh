@@ -4,5 +4,4 @@ set -eu
 cd "$1"
 shift
 command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
-# shellcheck disable=SC2086
-exec $command "$@" </dev/null
+exec sh -c "$command \"\$@\"" sh "$@" </dev/null

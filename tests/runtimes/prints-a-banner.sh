@@ -5,5 +5,4 @@ cd "$1"
 shift
 echo "running $*"
 command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
-# shellcheck disable=SC2086
-exec $command "$@"
+exec sh -c "$command \"\$@\"" sh "$@"

@@ -14,8 +14,8 @@ if (!command) {
   process.stderr.write(`no entry.command in ${packageRoot}/APP.md\n`);
   process.exit(70);
 }
-const [program, ...programArgs] = command.trim().split(/\s+/);
-const run = spawnSync(program, [...programArgs, ...args], {
+// entry.command is a shell command; the arguments follow it as "$@", so the shell never reads them.
+const run = spawnSync("sh", ["-c", `${command.trim()} "$@"`, "sh", ...args], {
   cwd: packageRoot,
   input: readFileSync(0), // all of stdin, as bytes
   stdio: ["pipe", "inherit", "inherit"],

@@ -6,6 +6,5 @@ set -eu
 cd "$1"
 shift
 command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
-# entry.command is a command line: split it into words on purpose.
-# shellcheck disable=SC2086
-exec $command "$@"
+# entry.command is a shell command; the arguments follow it as "$@", so the shell never reads them.
+exec sh -c "$command \"\$@\"" sh "$@"

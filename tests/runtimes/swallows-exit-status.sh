@@ -4,6 +4,5 @@ set -u
 cd "$1"
 shift
 command=$(sed -n 's/^  command: //p' APP.md | head -n 1)
-# shellcheck disable=SC2086
-$command "$@"
+sh -c "$command \"\$@\"" sh "$@"
 exit 0

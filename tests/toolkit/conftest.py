@@ -26,7 +26,9 @@ class ToolkitResult:
 
     @property
     def error_code(self) -> str | None:
-        return None if self.envelope["ok"] else self.envelope["error"]["code"]
+        """The error's code; None for a success (a relayed app document may lack `ok`)."""
+        failed = isinstance(self.envelope, dict) and self.envelope.get("ok") is False
+        return self.envelope["error"]["code"] if failed else None
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from tests.toolkit.conftest import FIXTURES, SUITE, ToolkitResult
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 CATALOG_KEYS = [
     "source", "trust", "status", "problem", "slug", "name", "description", "version", "kind", "scheduling",
-    "commands", "confirmationRequired",
+    "commands", "confirmationRequired", "tags",
 ]  # fmt: skip
 
 
@@ -71,14 +71,97 @@ def test_trust_comes_from_where_the_package_is(
     assert entry["trust"] == trust
 
 
-def test_an_untrusted_package_runs_only_with_approval(
-    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+def test_catalog_filters_by_tag(agentapps: Callable[..., ToolkitResult]) -> None:
+    def slugs(*tags: str) -> list[str]:
+        options = [option for tag in tags for option in ("--tag", tag)]
+        return [entry["slug"] for entry in agentapps("catalog", str(FIXTURES), *options).envelope["items"]]
+
+    assert slugs("fixture") == ["command-paths", "valid-package"]
+    assert slugs("fixture", "valid") == ["valid-package"]  # every tag given
+    assert slugs("nothing-has-this") == []
+    [entry] = agentapps("catalog", str(FIXTURES / "valid-package")).envelope["items"]
+    assert entry["tags"] == ["fixture", "valid"]
+
+
+def test_catalog_reports_an_unsupported_schema_with_what_it_says(
+    agentapps: Callable[..., ToolkitResult],
 ) -> None:
-    package = tmp_path / "valid-package"
-    shutil.copytree(FIXTURES / "valid-package", package)
-    refused = agentapps("run", str(package), "--", "list")
+    [entry] = agentapps("catalog", str(FIXTURES / "schema-v2")).envelope["items"]
+    assert (entry["status"], entry["slug"], entry["version"]) == ("unsupported", "schema-v2", "0.1.0")
+    assert entry["problem"].endswith(
+        "schema 'agentapplications/v2' is not supported; this runtime reads agentapplications/v1."
+    )
+
+
+def untrusted_copy(tmp_path: Path) -> Path:
+    """A package outside the suite and outside AGENTAPPS_TRUSTED, whose every run writes a file
+    beside its folder: whether that file appears says whether its code ran."""
+    package = tmp_path / "downloads" / "writes-outside-its-folder"
+    shutil.copytree(FIXTURES / "writes-outside-its-folder", package)
+    return package
+
+
+def scenario_for(package: Path) -> Path:
+    path = package / "scenarios" / "lists.json"
+    path.parent.mkdir()
+    step = {"args": ["list"], "expect": {"exit": 0, "match": "subset", "envelope": {"ok": True}}}
+    path.write_text(json.dumps({"description": "lists", "package": package.name, "steps": [step]}))
+    return path
+
+
+@pytest.mark.parametrize("command", ["run", "check", "replay", "sync"])
+def test_every_command_that_runs_package_code_needs_trust_or_approval(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, command: str
+) -> None:
+    package = untrusted_copy(tmp_path)
+    target = str(scenario_for(package)) if command == "replay" else str(package)
+    args = [command, target, *(["--", "list"] if command == "run" else [])]
+    refused = agentapps(*args)
     assert (refused.exit_status, refused.error_code) == (5, "CONFIRMATION_REQUIRED")
-    assert agentapps("run", str(package), "--approve", "--", "list").envelope["ok"] is True
+    assert refused.envelope["error"]["details"] == {"gate": "trust", "untrusted": [str(package)]}
+    assert "--approve" in refused.envelope["error"]["hint"]
+    assert not (package.parent / "written-by-writes-outside-its-folder").exists()
+    if command != "sync":  # sync serves packages built on the kit; this one is not
+        approved = agentapps(*args[:2], "--approve", *args[2:])
+        assert approved.exit_status == 0, approved.envelope
+        # Approved, it runs: check and replay are not sandboxes. (check runs a copy elsewhere.)
+        assert (package.parent / "written-by-writes-outside-its-folder").exists() == (command != "check")
+
+
+def test_a_folder_in_agentapps_trusted_needs_no_approval(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = untrusted_copy(tmp_path)
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(tmp_path / "downloads"))
+    assert agentapps("run", str(package), "--", "list").exit_status == 0
+
+
+@pytest.mark.parametrize("command", ["run", "check", "replay", "mcp"])
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--timeout", "1e10"],
+        ["--timeout", "inf"],
+        ["--timeout", "nan"],
+        ["--timeout", "1e308"],
+        ["--timeout", "0"],
+        ["--max-output", "0"],
+        ["--max-output", "1e10"],
+        ["--env", "NAME=value"],
+    ],
+    ids=lambda option: "=".join(option),
+)
+def test_numbers_and_names_are_checked_before_anything_runs(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, command: str, option: list[str]
+) -> None:
+    package = SUITE / "agentic-to-do"
+    target = {"replay": str(SUITE / "scenarios" / "agentic-to-do" / "get-returns-one-item.json")}.get(
+        command, str(package)
+    )
+    tail = ["--", "add", "must not be written"] if command == "run" else []
+    result = agentapps(command, target, *option, *tail)
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert not (tmp_path / "state").exists()
 
 
 def test_activate_returns_the_body_and_every_skill(agentapps: Callable[..., ToolkitResult]) -> None:
@@ -138,7 +221,7 @@ def test_check_never_touches_the_real_state(agentapps: Callable[..., ToolkitResu
     state = package / "app" / "state" / "todos.json"
     state.write_text('{"schemaVersion": 1, "nextId": 1, "items": []}\n')
     before = sorted(str(path) for path in package.rglob("*") if "__pycache__" not in path.parts)
-    assert agentapps("check", str(package)).exit_status == 0
+    assert agentapps("check", str(package), "--approve").exit_status == 0
     assert state.read_text() == '{"schemaVersion": 1, "nextId": 1, "items": []}\n'
     assert sorted(str(path) for path in package.rglob("*") if "__pycache__" not in path.parts) == before
 
@@ -146,15 +229,15 @@ def test_check_never_touches_the_real_state(agentapps: Callable[..., ToolkitResu
 def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
     script = Path(sys.executable).parent / "agentapps"
     as_json = subprocess.run(
-        [script, "check", str(FIXTURES / "no-skills-folder")], capture_output=True, text=True
+        [script, "check", str(FIXTURES / "unresolved-skill")], capture_output=True, text=True
     )
     envelope = json.loads(as_json.stdout)
     assert (as_json.returncode, envelope["error"]["code"]) == (13, "CHECK_FAILED")
     as_text = subprocess.run(
-        [script, "check", str(FIXTURES / "no-skills-folder"), "--human"], capture_output=True, text=True
+        [script, "check", str(FIXTURES / "unresolved-skill"), "--human"], capture_output=True, text=True
     )
     assert as_text.returncode == 13
     assert as_text.stdout.startswith(
-        f"FAIL  {FIXTURES / 'no-skills-folder'}  (1 errors, 0 warnings)\n  error"
+        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 errors, 0 warnings)\n  error"
     )
-    assert "files.skills" in as_text.stdout
+    assert "skills.resolve" in as_text.stdout

@@ -232,6 +232,40 @@ def test_text_pieces_join_and_repeat() -> None:
 
 
 @pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("stdin", [{"repeat": "x" * 4096, "times": 16 * 1024 * 1024}]),
+        ("args", ["add", [{"repeat": "0123456789abcdef", "times": 4 * 1024 * 1024 + 1}]]),
+    ],
+    ids=["64-GiB-of-stdin", "an-argument-past-64-MiB"],
+)
+def test_a_text_past_the_limit_is_refused_before_it_is_built(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, field: str, value: Any
+) -> None:
+    step: dict[str, Any] = {"args": ["list"], "expect": expect(0, {"ok": True})} | {field: value}
+    path = scenario(tmp_path, "huge", [step])
+    result = agentapps("replay", "--packages", str(SUITE), str(path))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert f"a text is at most {64 * 1024 * 1024}" in result.envelope["error"]["message"]
+
+
+def test_a_failure_in_plain_text_is_a_difference_not_a_pass(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    path = tmp_path / "fails-with-plain-text" / "lists.json"
+    path.parent.mkdir()
+    expected = {"ok": False, "error": {"code": "UNAVAILABLE"}}
+    step = {"args": ["list"], "expect": expect(3, expected)}
+    path.write_text(
+        json.dumps({"description": "list fails", "package": "fails-with-plain-text", "steps": [step]})
+    )
+    result = agentapps("replay", "--packages", str(SUITE / "tests" / "fixtures"), str(path))
+    assert result.envelope["error"]["details"]["items"][0]["failure"]["differences"] == [
+        'envelope: expected a JSON document, got ""'
+    ]
+
+
+@pytest.mark.parametrize(
     ("options", "code", "status"),
     [
         (["--packages", "no-such-folder"], "NOT_FOUND", 4),

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner, ContractViolation
-from agentapps.runtime import Package, invoke
+from agentapps.runtime import Package, invoke, relay
+from agentic_kit.errors import AppError
 
 APP_MD = """---
 name: Fake
@@ -55,24 +56,93 @@ def test_the_entry_command_runs_from_the_package_root_with_the_arguments(tmp_pat
 @pytest.mark.parametrize(
     ("stdout", "status", "violation"),
     [
-        ("hello\n", 0, "not exactly one JSON document"),
-        ('{"ok": true}\n{"ok": true}\n', 0, "not exactly one JSON document"),
-        ("", 0, "not exactly one JSON document"),
-        ("[1, 2]\n", 0, "not an envelope"),
-        ('{"ok": "yes"}\n', 0, "not an envelope"),
+        ("hello\n", 0, "stdout is not exactly one JSON document (Expecting value)."),
+        ('{"ok": true}\n{"ok": true}\n', 0, "stdout is not exactly one JSON document (Extra data)."),
+        ("", 0, "stdout is empty, not exactly one JSON document."),
+        ('{"n": NaN}\n', 0, "stdout is not exactly one JSON document (NaN is not JSON)."),
+        ('{"ok": "yes"}\n', 0, "`ok` is not a boolean."),
+        ('{"ok": "no"}\n', 1, "`ok` is not a boolean."),
         (
             '{"ok": false, "error": {"code": "X", "message": "m"}}\n',
             0,
-            "`ok` is false but the exit status is 0",
+            "`ok` is false but the exit status is 0.",
         ),
-        ('{"ok": true}\n', 3, "`ok` is true but the exit status is 3"),
+        ('{"ok": true}\n', 3, "`ok` is true but the exit status is 3."),
     ],
 )
-def test_contract_violations_are_reported_never_passed_on(
+def test_what_the_format_forbids_is_a_violation_never_passed_on(
     tmp_path: Path, stdout: str, status: int, violation: str
 ) -> None:
     invocation = invoke(fake_package(tmp_path, prints(stdout, status)), ["echo"])
-    assert any(violation in found for found in invocation.violations), invocation.violations
+    assert [str(found) for found in invocation.violations] == [violation]
+    assert not invocation.succeeded
+
+
+@pytest.mark.parametrize(
+    ("stdout", "status", "warning"),
+    [
+        ('{"items": []}\n', 0, "the success output has no boolean `ok`."),
+        ("[1, 2]\n", 0, "the success output has no boolean `ok`."),
+        ("", 3, "a failure without a structured JSON error on stdout."),
+        ("disk on fire\n", 3, "a failure without a structured JSON error on stdout."),
+        ('{"error": "boom"}\n', 1, "a failure without a structured JSON error on stdout."),
+    ],
+)
+def test_what_the_format_only_recommends_is_a_warning(
+    tmp_path: Path, stdout: str, status: int, warning: str
+) -> None:
+    """The seed: parseable JSON on success and a non-zero exit on failure are musts; `ok` and a
+    structured error are "strongly recommended but not strictly required"."""
+    invocation = invoke(fake_package(tmp_path, prints(stdout, status)), ["echo"])
+    assert invocation.violations == []
+    assert [str(found) for found in invocation.warnings] == [warning]
+    assert invocation.succeeded == (status == 0)
+
+
+def test_a_success_without_ok_is_relayed_as_the_app_wrote_it(tmp_path: Path) -> None:
+    invocation = invoke(fake_package(tmp_path, prints('{"items": [], "count": 0}\n', 0)), ["echo"])
+    assert relay(invocation) == ({"items": [], "count": 0}, 0)
+
+
+@pytest.mark.parametrize(
+    ("script", "status", "stdout", "stderr"),
+    [
+        (prints("disk on fire\n", 3), 3, "disk on fire\n", ""),
+        ("import sys\nsys.stderr.write('no such list\\n')\nsys.exit(70)\n", 70, "", "no such list\n"),
+        # sh reports the signal on stderr in its own words ("Terminated"), and exits 128 + 15.
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n", 128 + 15, "", None),
+    ],
+    ids=["text-on-stdout", "text-on-stderr", "killed-by-a-signal"],
+)
+def test_a_failure_without_a_structured_error_is_app_failed_with_the_apps_exit_status(
+    tmp_path: Path, script: str, status: int, stdout: str, stderr: str | None
+) -> None:
+    with pytest.raises(AppError) as raised:
+        relay(invoke(fake_package(tmp_path, script), ["echo"]))
+    error = raised.value
+    assert (error.code, error.exit_status) == ("APP_FAILED", status)
+    assert error.details is not None
+    assert (error.details["exitStatus"], error.details["stdout"]) == (status, stdout)
+    if stderr is not None:
+        assert error.details["stderr"] == stderr
+
+
+def test_a_structured_failure_is_relayed_with_its_exit_status(tmp_path: Path) -> None:
+    envelope = {"ok": False, "command": "echo", "error": {"code": "NOT_FOUND", "message": "m"}}
+    invocation = invoke(fake_package(tmp_path, prints(json.dumps(envelope), 4)), ["echo"])
+    assert relay(invocation) == (envelope, 4)
+
+
+def test_a_contract_violation_is_never_relayed(tmp_path: Path) -> None:
+    with pytest.raises(AppError) as raised:
+        relay(invoke(fake_package(tmp_path, prints("hello\n", 0)), ["echo"]))
+    assert (raised.value.code, raised.value.exit_status) == ("CONTRACT_VIOLATION", 11)
+    assert raised.value.details == {
+        "violations": ["stdout is not exactly one JSON document (Expecting value)."],
+        "exitStatus": 0,
+        "stdout": "hello\n",
+        "stderr": "",
+    }
 
 
 def test_an_envelope_that_breaks_the_package_schema_is_a_violation(tmp_path: Path) -> None:
@@ -80,14 +150,20 @@ def test_an_envelope_that_breaks_the_package_schema_is_a_violation(tmp_path: Pat
     (package.root / "schemas").mkdir()
     closed = {"type": "object", "properties": {"ok": {}, "command": {}}, "additionalProperties": False}
     (package.root / "schemas" / "success-envelope.schema.json").write_text(json.dumps(closed))
-    violations = invoke(package, ["echo"]).violations
-    assert len(violations) == 1
-    assert violations[0].startswith("envelope does not match its schema")
+    [violation] = invoke(package, ["echo"]).violations
+    assert violation.rule == "schemas.outputs"
+    assert violation.message.startswith("envelope does not match its schema at (top)")
 
 
 def test_the_harness_fails_a_test_on_a_violation(tmp_path: Path) -> None:
     package = fake_package(tmp_path, prints("not json\n", 0))
     with pytest.raises(ContractViolation, match="not exactly one JSON document"):
+        AppRunner(package.root, tmp_path / "state").run_subprocess("echo")
+
+
+def test_the_harness_holds_the_suite_to_what_the_format_only_recommends(tmp_path: Path) -> None:
+    package = fake_package(tmp_path, prints("disk on fire\n", 3))
+    with pytest.raises(ContractViolation, match="a failure without a structured JSON error"):
         AppRunner(package.root, tmp_path / "state").run_subprocess("echo")
 
 
