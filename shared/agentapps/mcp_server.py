@@ -1,32 +1,42 @@
 """`agentapps mcp`: serve Agent Applications packages over the Model Context Protocol (stdio).
 
 Progressive disclosure, mapped onto MCP:
-- catalog → tool listing: one tool per command, named `<slug>.<command>`, described from the
-  package, its input schema built from the app's `describe`;
+- catalog → tool listing: one tool per declared command, named `<slug>.<command>` (the words of
+  a command path joined by dots), described from the package. A package with `describe` gets
+  each tool's input schema from it; one without gets an `args` array of strings: the words after
+  the command, as the user would type them;
 - activation → resources: each package's APP.md body (`agentapp://<slug>/APP.md`) and each
   skill (`agentapp://<slug>/skills/<name>`);
-- resources → tool calls: the runtime's `invoke`, whose envelope is the tool's structured result.
+- resources → tool calls: the runtime's `invoke`, whose relayed document is the tool's result.
 
-Commands in confirmationRequired are marked destructive and run only with `confirm: true`
-(which also passes the app's own `--confirm`); read-only commands are marked read-only. A failing
-envelope is a tool error carrying its code and message; a broken package never stops the server.
-Needs the optional extra: pip install -e ".[mcp]".
+The runtime's rules hold here as in `agentapps run`: an untrusted package is served only when the
+server was started with --approve (otherwise it is left out, before any of its code runs); a
+command gated by confirmationRequired is marked destructive and runs only with `"confirm": true`
+(for a described command that also passes the app's own `--confirm`); the package sees the
+allow-listed environment plus the variables named with --env; every call is bounded by
+--timeout and --max-output. A failure is a tool error carrying its code; a broken package is left
+out, never fatal. Needs the optional extra: pip install -e ".[mcp]".
 """
 
 from __future__ import annotations
 
 import json
-import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mcp import types
+from mcp import MCPError, types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp_types import INVALID_PARAMS
 
+from agentic_kit.errors import AppError, ErrorCode
+
+from .environment import package_environment
+from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
-from .runtime import Package, RunTimedOut, discover, invoke
+from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay
 
 URI_SCHEME = "agentapp"
 
@@ -34,28 +44,70 @@ URI_SCHEME = "agentapp"
 @dataclass
 class Command:
     package: Package
-    name: str
-    description: dict[str, Any]  # this command's entry in the app's describe
+    words: list[str]  # the declared command: one word, or a command path
+    description: dict[str, Any] | None  # its entry in the app's describe; None without describe
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.words)
 
     @property
     def destructive(self) -> bool:
-        return self.name in self.package.manifest.confirmation_required
+        return needs_confirmation(self.words, self.package.manifest) is not None
 
 
-def load_commands(roots: list[Path]) -> dict[str, Command]:
-    """Tool name → command, for every package that loads and describes itself."""
+def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict[str, Command]:
+    """Tool name → command, for every package that loads (and describes itself, if it declares
+    describe). A package left out is named on stderr, with why."""
     commands: dict[str, Command] = {}
     for root in discover(roots):
         package = Package(root)
         try:
-            slug = package.manifest.slug or root.name
-            described = invoke(package, ["describe"], timeout=30).envelope or {}
-        except (ManifestError, RunTimedOut, OSError):
-            continue  # a broken package is left out; the others are served
-        for entry in (described.get("item") or {}).get("commands", []):
-            if entry["name"] in package.manifest.commands:
-                commands[f"{slug}.{entry['name']}"] = Command(package, entry["name"], entry)
+            manifest = package.manifest
+        except ManifestError as error:
+            _leave_out(root, str(error))
+            continue
+        if not approve and trust_level(root) == "untrusted":
+            _leave_out(root, "untrusted; start the server with --approve to serve it")
+            continue
+        described = _described(package, options) if "describe" in manifest.commands else {}
+        if described is None:
+            continue
+        for declared in manifest.commands:
+            if "describe" in manifest.commands and declared not in described:
+                continue  # a described package is served as it describes itself
+            tool = f"{package.name}.{declared.replace(' ', '.')}"
+            commands[tool] = Command(package, declared.split(" "), described.get(declared))
     return commands
+
+
+def _described(package: Package, options: RunOptions) -> dict[str, dict[str, Any]] | None:
+    """Command name → its describe entry; None (and the package left out) when describe fails."""
+    try:
+        invocation = invoke(
+            package,
+            ["describe"],
+            env=package_environment(options.env_names),
+            timeout=options.timeout,
+            max_output=options.max_output,
+        )
+    except (RunTimedOut, OSError) as error:
+        _leave_out(package.root, f"describe failed: {error}")
+        return None
+    item = (invocation.envelope or {}).get("item") if invocation.ok and not invocation.violations else None
+    entries = item.get("commands") if isinstance(item, dict) else None
+    if not isinstance(entries, list):
+        _leave_out(package.root, "describe is declared but did not give its commands")
+        return None
+    return {
+        entry["name"]: entry
+        for entry in entries
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+
+
+def _leave_out(root: Path, reason: str) -> None:
+    print(f"agentapps mcp: {root} is not served: {reason}", file=sys.stderr)
 
 
 def _json_type(parameter: dict[str, Any]) -> dict[str, Any]:
@@ -76,20 +128,38 @@ def _property(option: str) -> str:
     return option.lstrip("-").replace("-", "_")
 
 
+ARGS_PROPERTY = {
+    "type": "array",
+    "items": {"type": "string"},
+    "description": "The words after the command, as the user would type them: positional "
+    "arguments and flags (`--due-at 2026-05-01`).",
+}
+
+
 def input_schema(command: Command) -> dict[str, Any]:
-    arguments = command.description.get("arguments", [])
-    options = command.description.get("options", [])
-    properties = {argument["name"]: _json_type(argument) for argument in arguments}
-    properties |= {_property(option["name"]): _json_type(option) for option in options}
+    if command.description is None:
+        properties: dict[str, Any] = {"args": ARGS_PROPERTY}
+        required: list[str] = []
+    else:
+        arguments = command.description.get("arguments", [])
+        options = command.description.get("options", [])
+        properties = {argument["name"]: _json_type(argument) for argument in arguments}
+        properties |= {_property(option["name"]): _json_type(option) for option in options}
+        required = [argument["name"] for argument in arguments if argument["required"]]
     if command.destructive:
         properties["confirm"] = {"type": "boolean", "description": "True only after the user agreed."}
-    required = [argument["name"] for argument in arguments if argument["required"]]
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
 def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
-    """The CLI arguments for a tool call: options first, then `--` and the positionals."""
-    argv = [command.name]
+    """The CLI arguments for a tool call: the command's words first; then the `args` array as
+    given, or (described) options, then `--` and the positionals."""
+    if command.description is None:
+        args = arguments.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
+            raise AppError(ErrorCode.VALIDATION_ERROR, "args must be an array of strings.")
+        return [*command.words, *args]
+    argv = list(command.words)
     for option in command.description.get("options", []):
         value = arguments.get(_property(option["name"]))
         if value is None or value is False:
@@ -107,8 +177,8 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
     return [*argv, "--", *positionals] if positionals else argv
 
 
-def _error(code: str, message: str, envelope: dict[str, Any] | None = None) -> types.CallToolResult:
-    body = envelope or {"ok": False, "command": None, "error": {"code": code, "message": message}}
+def _error(code: str, message: str, document: dict[str, Any] | None = None) -> types.CallToolResult:
+    body = document or {"ok": False, "command": None, "error": {"code": code, "message": message}}
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=f"{code}: {message}")],
         structured_content=body,
@@ -116,26 +186,34 @@ def _error(code: str, message: str, envelope: dict[str, Any] | None = None) -> t
     )
 
 
-def call(command: Command, arguments: dict[str, Any]) -> types.CallToolResult:
-    if command.destructive and arguments.get("confirm") is not True:
-        return _error("CONFIRMATION_REQUIRED", f"{command.name} needs confirm: true, after the user agreed.")
+def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> types.CallToolResult:
     try:
-        invocation = invoke(
-            command.package, command_line(command, arguments), env=dict(os.environ), timeout=60
+        argv = command_line(command, arguments)
+        require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
+        document, _ = run_and_relay(
+            command.package,
+            argv,
+            env=package_environment(options.env_names),
+            timeout=options.timeout,
+            max_output=options.max_output,
         )
-    except RunTimedOut as error:
-        return _error("TIMEOUT", str(error))
-    except OSError as error:
-        return _error("CONTRACT_VIOLATION", f"entry.command cannot start: {error}")
-    envelope = invocation.envelope
-    if invocation.violations or envelope is None:
-        return _error("CONTRACT_VIOLATION", " ".join(invocation.violations))
-    if not envelope["ok"]:
-        failure = envelope.get("error", {})
-        return _error(str(failure.get("code")), str(failure.get("message")), envelope)
-    text = json.dumps(envelope, ensure_ascii=False)
+    except AppError as error:
+        body = {
+            "code": error.code,
+            "message": error.message,
+            **({"details": error.details} if error.details else {}),
+        }
+        return _error(error.code, error.message, {"ok": False, "command": command.name, "error": body})
+    if isinstance(document, dict) and document.get("ok") is False:
+        failure = document.get("error")
+        code, message = (
+            (failure.get("code"), failure.get("message")) if isinstance(failure, dict) else (None, None)
+        )
+        return _error(str(code), str(message), document)
+    text = json.dumps(document, ensure_ascii=False)
+    structured = document if isinstance(document, dict) else None
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], structured_content=envelope
+        content=[types.TextContent(type="text", text=text)], structured_content=structured
     )
 
 
@@ -144,37 +222,39 @@ def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     found: dict[str, tuple[str, str, Path]] = {}
     for command in commands.values():
         package = command.package
-        slug = package.manifest.slug or package.root.name
-        found[f"{URI_SCHEME}://{slug}/APP.md"] = (
-            f"{slug} APP.md",
+        found[f"{URI_SCHEME}://{package.name}/APP.md"] = (
+            f"{package.name} APP.md",
             package.manifest.description,
             package.root / "APP.md",
         )
         for skill in package.manifest.skills:
-            found[f"{URI_SCHEME}://{slug}/skills/{skill}"] = (
+            found[f"{URI_SCHEME}://{package.name}/skills/{skill}"] = (
                 skill,
-                f"Skill of {slug}",
+                f"Skill of {package.name}",
                 skill_path(package.root, skill),
             )
     return found
 
 
-def build_server(roots: list[Path]) -> Server[Any]:
-    commands = load_commands(roots)
+def build_server(roots: list[Path], approve: bool = False, options: RunOptions | None = None) -> Server[Any]:
+    chosen = options or RunOptions()
+    commands = load_commands(roots, approve, chosen)
     documents = resources(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
         tools = []
         for name, command in commands.items():
-            mutates = bool(command.description.get("mutatesState"))
-            summary = command.description.get("summary") or command.name
+            described = command.description or {}
+            summary = described.get("summary") or command.name
             tools.append(
                 types.Tool(
                     name=name,
                     description=f"{command.package.manifest.name}: {summary}",
                     input_schema=input_schema(command),
                     annotations=types.ToolAnnotations(
-                        read_only_hint=not mutates, destructive_hint=command.destructive
+                        # Without describe nothing says a command only reads.
+                        read_only_hint=command.description is not None and not described.get("mutatesState"),
+                        destructive_hint=command.destructive,
                     ),
                 )
             )
@@ -185,7 +265,7 @@ def build_server(roots: list[Path]) -> Server[Any]:
         if command is None:
             return _error("NOT_FOUND", f"No tool named {params.name}.")
         try:
-            return call(command, dict(params.arguments or {}))
+            return call(command, dict(params.arguments or {}), chosen)
         except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
             return _error("INTERNAL_ERROR", f"{type(error).__name__}: {error}")
 
@@ -201,8 +281,12 @@ def build_server(roots: list[Path]) -> Server[Any]:
         context: Any, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
-        _, _, path = documents[uri]
-        text = read_body(path)
+        if uri not in documents:
+            raise MCPError(INVALID_PARAMS, f"No resource {uri}; list_resources names every one.")
+        try:
+            text = read_body(documents[uri][2])
+        except ManifestError as error:
+            raise MCPError(INVALID_PARAMS, f"{uri} cannot be read: {error}") from None
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=uri, mime_type="text/markdown", text=text)]
         )
@@ -216,7 +300,7 @@ def build_server(roots: list[Path]) -> Server[Any]:
     )
 
 
-async def serve(roots: list[Path]) -> None:
-    server = build_server(roots)
+async def serve(roots: list[Path], approve: bool = False, options: RunOptions | None = None) -> None:
+    server = build_server(roots, approve, options)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

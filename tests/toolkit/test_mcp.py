@@ -6,14 +6,16 @@ import asyncio
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pytest
-from mcp import ClientSession
+from mcp import ClientSession, MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import ToolAnnotations
 
@@ -28,22 +30,38 @@ WRITES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+# A broken package among the roots: it is left out, and the others are served.
+SUITE_ROOTS = [*(str(SUITE / name) for name in PACKAGES), str(FIXTURES / "prints-text")]
+
+
 @asynccontextmanager
-async def connected(state_dir: Path) -> AsyncIterator[ClientSession]:
+async def connected(
+    state_dir: Path, args: list[str], env: dict[str, str] | None = None, errlog: TextIO = sys.stderr
+) -> AsyncIterator[ClientSession]:
     server = StdioServerParameters(
         command=str(Path(sys.executable).parent / "agentapps"),
-        # A broken package among the roots: it is left out, and the others are served.
-        args=["mcp", *(str(SUITE / name) for name in PACKAGES), str(FIXTURES / "prints-text")],
-        env={**os.environ, "AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z"},
+        args=["mcp", *args],
+        env={
+            **os.environ,
+            "AGENTIC_STATE_DIR": str(state_dir),
+            "AGENTIC_NOW": "2026-04-01T00:00:00Z",
+            **(env or {}),
+        },
     )
-    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+    async with stdio_client(server, errlog) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
 
 
-def run(tmp_path: Path, scenario: Callable[[ClientSession], Awaitable[None]]) -> None:
+def run(
+    tmp_path: Path,
+    scenario: Callable[[ClientSession], Awaitable[None]],
+    args: list[str] = SUITE_ROOTS,
+    env: dict[str, str] | None = None,
+    errlog: TextIO = sys.stderr,
+) -> None:
     async def main() -> None:
-        async with connected(tmp_path / "state") as session:
+        async with connected(tmp_path / "state", args, env, errlog) as session:
             await asyncio.wait_for(scenario(session), timeout=120)
 
     asyncio.run(main())
@@ -162,3 +180,107 @@ def test_the_readme_configuration_starts_a_working_server(tmp_path: Path) -> Non
         assert (tmp_path / "notes.json").is_file()
 
     asyncio.run(main())
+
+
+def tool_text(result: Any) -> Any:
+    return json.loads(result.content[0].text)
+
+
+def test_a_package_without_describe_is_served_from_its_declared_commands(tmp_path: Path) -> None:
+    """Each declared command (here command paths) is a tool taking `args`: the words after the
+    command, as typed; the confirmation gate holds as for described commands."""
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert sorted(tools) == [
+            "command-paths.items.add",
+            "command-paths.items.list",
+            "command-paths.items.remove",
+        ]
+        remove = tools["command-paths.items.remove"]
+        assert remove.input_schema["properties"]["args"]["type"] == "array"
+        assert "confirm" in remove.input_schema["properties"]
+        assert remove.annotations == ToolAnnotations(read_only_hint=False, destructive_hint=True)
+        added = await session.call_tool("command-paths.items.add", {"args": ["keep me"]})
+        assert added.structured_content == {
+            "ok": True,
+            "command": "items add",
+            "item": {"id": "it_1", "title": "keep me"},
+        }
+        refused = await session.call_tool("command-paths.items.remove", {"args": ["it_1", "--confirm"]})
+        assert refused.is_error is True
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
+        wrong = await session.call_tool("command-paths.items.list", {"args": "not a list"})
+        assert wrong.structured_content is not None
+        assert wrong.structured_content["error"]["code"] == "VALIDATION_ERROR"
+        removed = await session.call_tool(
+            "command-paths.items.remove", {"args": ["it_1", "--confirm"], "confirm": True}
+        )
+        assert removed.is_error is not True
+        listed = await session.call_tool("command-paths.items.list", {})
+        assert tool_text(listed) == {"ok": True, "command": "items list", "count": 0, "items": []}
+
+    run(tmp_path, scenario, [str(FIXTURES / "command-paths")])
+
+
+def test_an_untrusted_package_is_served_only_with_approve(tmp_path: Path) -> None:
+    package = tmp_path / "downloads" / "valid-package"
+    shutil.copytree(FIXTURES / "valid-package", package)
+    log = tmp_path / "server.log"
+
+    async def nothing(session: ClientSession) -> None:
+        assert (await session.list_tools()).tools == []
+
+    async def served(session: ClientSession) -> None:
+        assert [tool.name for tool in (await session.list_tools()).tools] == [
+            "valid-package.list",
+            "valid-package.remove",
+            "valid-package.describe",
+        ]
+
+    with log.open("w") as errlog:
+        run(tmp_path, nothing, [str(package)], errlog=errlog)
+    assert f"agentapps mcp: {package} is not served: untrusted" in log.read_text()
+    run(tmp_path, served, ["--approve", str(package)])
+
+
+def test_a_package_sees_only_the_allow_list_and_the_variables_named(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        seen = (await session.call_tool("entry-is-a-shell-command.echo", {})).structured_content
+        assert seen is not None
+        environment = seen["item"]["environment"]
+        assert "AWS_SECRET_ACCESS_KEY" not in environment
+        assert environment["SERVICE_TOKEN"] == "named-on-purpose"
+
+    env = {"AWS_SECRET_ACCESS_KEY": "do-not-leak", "SERVICE_TOKEN": "named-on-purpose"}
+    run(tmp_path, scenario, ["--env", "SERVICE_TOKEN", str(FIXTURES / "entry-is-a-shell-command")], env)
+
+
+def test_an_unknown_resource_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+
+    async def scenario(session: ClientSession) -> None:
+        with pytest.raises(MCPError, match="No resource agentapp://agentic-notes/nope"):
+            await session.read_resource("agentapp://agentic-notes/nope")
+        body: Any = await session.read_resource("agentapp://agentic-notes/APP.md")  # still serving
+        assert body.contents[0].text.startswith("# Agentic Notes")
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, errlog=errlog)
+    assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize(
+    "option", [["--timeout", "inf"], ["--max-output", "0"], ["--env", "A=b"]], ids=["timeout", "cap", "env"]
+)
+def test_a_bad_option_is_an_error_envelope_and_no_server(tmp_path: Path, option: list[str]) -> None:
+    completed = subprocess.run(
+        [str(Path(sys.executable).parent / "agentapps"), "mcp", *option, str(SUITE / "agentic-to-do")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert completed.returncode == 3
+    assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
