@@ -1,8 +1,13 @@
 """`agentapps new`: a new package from templates/package/, already conformant.
 
-The template files are the generated files, with placeholders: __SLUG__, __MODULE__ (the domain
-package), __ENV__ (the state file variable), and the name and description — raw in Markdown
-prose, as a quoted YAML scalar in frontmatter (…_YAML__), escaped in Python strings (…_PY__).
+The template files are the generated files, with placeholders: __SLUG__ (__SLUG_YAML__ where
+YAML reads it: quoted when it would read as a boolean or null), __MODULE__ (the domain package),
+__ENV__ (the state file variable), and the name and description — raw in Markdown prose, as a
+quoted YAML scalar in frontmatter (…_YAML__), escaped in Python strings (…_PY__).
+
+A slug is refused when the package it makes could not work: its domain package would shadow a
+module the app imports (the standard library, the kit, its dependencies), or its skill's
+description would pass the Agent Skills limit.
 After copying, the kit is vendored and schemas/ generated (sync), so `agentapps check` passes.
 """
 
@@ -12,7 +17,10 @@ import json
 import keyword
 import re
 import shutil
+import sys
 from pathlib import Path
+
+import yaml
 
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 
@@ -21,6 +29,10 @@ from .sync import sync
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "package"
 SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 MAX_SLUG_CHARS = 58  # its skill is SLUG-usage, and a skill name has at most 64 characters
+MAX_SKILL_DESCRIPTION_CHARS = 1024  # the Agent Skills limit
+# The modules the generated app imports besides the standard library; its domain package, named
+# after the slug, must not shadow any of them (app/ comes first on the app's import path).
+APP_IMPORTS = {"agentic_kit", "typer", "filelock", "pydantic", "pydantic_core"}
 
 
 def check_slug(slug: str) -> str:
@@ -30,9 +42,30 @@ def check_slug(slug: str) -> str:
             f"at most {MAX_SLUG_CHARS} characters.",
             "For example: my-bookmarks.",
         )
-    if keyword.iskeyword(slug.replace("-", "_")):
+    module = slug.replace("-", "_")
+    if keyword.iskeyword(module):
         raise validation_error(f"{slug!r} is a Python keyword; its domain package could not be imported.")
+    if module in sys.stdlib_module_names or module in APP_IMPORTS or _installed(module):
+        raise validation_error(
+            f"{slug!r} would name the app's domain package {module}, which shadows the module "
+            f"{module} the app or its libraries may import.",
+            f"Choose a more specific slug, such as my-{slug}.",
+        )
     return slug
+
+
+def _installed(module: str) -> bool:
+    """A top-level module of an installed distribution (typer's and pydantic's own dependencies
+    among them), whatever folders this process has put on its import path."""
+    from importlib.metadata import packages_distributions
+
+    return module in packages_distributions()
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as a YAML scalar that reads back as that string: plain when it does (my-app),
+    quoted when YAML would read it as something else (true, on, null, 1e3)."""
+    return value if yaml.safe_load(value) == value else json.dumps(value, ensure_ascii=False)
 
 
 def check_line(field: str, value: str) -> str:
@@ -52,6 +85,21 @@ def create_package(
         "--description",
         description if description is not None else f"Keeps {name} entries that agents add, list and remove.",
     )
+    skill_description = (
+        f"Operate {name} through its JSON CLI. Use when the user wants to add, list or remove "
+        "entries that must persist between conversations."
+    )
+    excess = len(skill_description) - MAX_SKILL_DESCRIPTION_CHARS
+    if excess > 0:
+        raise validation_error(
+            f"--name is too long: its skill's description would be {len(skill_description)} characters, "
+            f"and Agent Skills allows {MAX_SKILL_DESCRIPTION_CHARS}.",
+            f"Give a name of at most {len(name) - excess} characters.",
+        )
+    if parent.exists() and not parent.is_dir():
+        raise validation_error(
+            f"--dir {parent} is a file, not a folder.", "Give a folder (it is created if missing)."
+        )
     target = parent / slug
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise AppError(
@@ -62,17 +110,14 @@ def create_package(
     module = slug.replace("-", "_")
     values = {
         "__SLUG__": slug,
+        "__SLUG_YAML__": yaml_scalar(slug),
         "__MODULE__": module,
         "__ENV__": f"{module.upper()}_STATE_FILE",
         "__NAME__": name,
         "__DESCRIPTION__": description,
         "__NAME_YAML__": json.dumps(name, ensure_ascii=False),
         "__DESCRIPTION_YAML__": json.dumps(description, ensure_ascii=False),
-        "__SKILL_DESCRIPTION_YAML__": json.dumps(
-            f"Operate {name} through its JSON CLI. Use when the user wants to add, list or remove "
-            "entries that must persist between conversations.",
-            ensure_ascii=False,
-        ),
+        "__SKILL_DESCRIPTION_YAML__": json.dumps(skill_description, ensure_ascii=False),
         "__NAME_PY__": json.dumps(name)[1:-1],
         "__DESCRIPTION_PY__": json.dumps(description)[1:-1],
     }

@@ -4,6 +4,7 @@ nothing; `agentapps sync` refreshes the generated files and says what changed.""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agentapps.manifest import load_app_manifest, load_skill_manifest, skill_path
-from tests.toolkit.conftest import ToolkitResult
+from tests.toolkit.conftest import FIXTURES, ToolkitResult
 
 
 def test_a_new_package_passes_check_and_its_own_test(
@@ -27,7 +28,7 @@ def test_a_new_package_passes_check_and_its_own_test(
             "scenarios/add-returns-the-new-entry.json"} <= set(
         created.envelope["item"]["files"]
     )  # fmt: skip
-    checked = agentapps("check", str(package))
+    checked = agentapps("check", str(package), "--approve")  # a new folder is not trusted yet
     assert checked.exit_status == 0
     assert [(report["errors"], report["warnings"]) for report in checked.envelope["items"]] == [(0, 0)]
     env = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
@@ -40,7 +41,7 @@ def test_a_new_package_passes_check_and_its_own_test(
     )
     assert tested.returncode == 0, tested.stdout + tested.stderr
     assert "5 passed" in tested.stdout  # three scenarios, the guard that there are some, a real process
-    replayed = agentapps("replay", str(package / "scenarios"))  # found inside the package itself
+    replayed = agentapps("replay", str(package / "scenarios"), "--approve")  # found inside the package
     assert (replayed.exit_status, replayed.envelope["count"]) == (0, 3)
 
 
@@ -52,16 +53,68 @@ def test_name_and_description_with_quotes_and_colons_survive(
     manifest = load_app_manifest(tmp_path / "links")
     assert (manifest.name, manifest.description) == (name, description)
     assert name in load_skill_manifest(skill_path(tmp_path / "links", "links-usage")).description
-    assert agentapps("check", str(tmp_path / "links")).exit_status == 0
+    assert agentapps("check", str(tmp_path / "links"), "--approve").exit_status == 0
 
 
-@pytest.mark.parametrize("slug", ["My_App", "-x", "x-", "a--b", "1abc", "", "a b", "class", "x" * 59])
-def test_a_bad_slug_is_refused_and_creates_nothing(
+@pytest.mark.parametrize("slug", ["true", "on", "null", "no"])
+def test_a_slug_yaml_would_read_as_something_else_is_quoted(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path, slug: str
+) -> None:
+    assert agentapps("new", slug, "--dir", str(tmp_path)).exit_status == 0
+    assert load_app_manifest(tmp_path / slug).slug == slug
+    checked = agentapps("check", str(tmp_path / slug), "--approve")
+    assert (checked.exit_status, checked.envelope["items"][0]["findings"]) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("slug", "problem"),
+    [
+        *[
+            (slug, "is not a valid slug")
+            for slug in ["My_App", "-x", "x-", "a--b", "1abc", "", "a b", "x" * 59]
+        ],
+        ("class", "is a Python keyword"),
+        *[
+            (slug, "which shadows the module")
+            for slug in ["json", "typer", "pydantic", "agentic-kit", "filelock"]
+        ],
+    ],
+)
+def test_a_bad_slug_is_refused_and_creates_nothing(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, slug: str, problem: str
 ) -> None:
     result = agentapps("new", "--dir", str(tmp_path), "--", slug)  # after --, even "-x" is the slug
     assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert problem in result.envelope["error"]["message"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_whose_skill_description_would_pass_the_limit_is_refused(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    # The skill's description is "Operate NAME through its JSON CLI. Use when …" (915 characters
+    # besides the name, at most 1,024 in all).
+    longest = "N" * (
+        1024
+        - len(
+            " through its JSON CLI. Use when the user wants to add, list or remove "
+            "entries that must persist between conversations."
+        )
+        - len("Operate ")
+    )
+    refused = agentapps("new", "long", "--dir", str(tmp_path), "--name", longest + "N")
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert refused.envelope["error"]["hint"] == f"Give a name of at most {len(longest)} characters."
+    assert list(tmp_path.iterdir()) == []
+    assert agentapps("new", "long", "--dir", str(tmp_path), "--name", longest).exit_status == 0
+    assert agentapps("check", str(tmp_path / "long"), "--approve").exit_status == 0
+
+
+def test_dir_naming_a_file_is_refused(agentapps: Callable[..., ToolkitResult], tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("mine")
+    result = agentapps("new", "links", "--dir", str(tmp_path / "a-file"))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert (tmp_path / "a-file").read_text() == "mine"
 
 
 def test_a_folder_that_exists_and_is_not_empty_is_refused(
@@ -80,16 +133,50 @@ def test_an_empty_folder_is_filled(agentapps: Callable[..., ToolkitResult], tmp_
     assert (tmp_path / "ready" / "APP.md").is_file()
 
 
-def test_sync_refreshes_the_kit_and_says_what_changed(
+def test_sync_refreshes_the_kit_and_says_what_it_wrote_and_removed(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path
 ) -> None:
     agentapps("new", "synced", "--dir", str(tmp_path))
     package = tmp_path / "synced"
     (package / "app" / "agentic_kit" / "store.py").write_text("# edited by hand\n")
-    (package / "app" / "agentic_kit" / "stray.py").write_text("")
-    result = agentapps("sync", str(package))
+    (package / "app" / "agentic_kit" / "stray.py").write_text("")  # a module the kit does not have
+    generated = (package / "schemas" / "entry.schema.json").read_text()
+    (package / "schemas" / "old-entry.schema.json").write_text(generated)  # generated once, no longer
+    result = agentapps("sync", str(package), "--approve")
     assert result.envelope["items"] == [
-        {"source": str(package), "changed": ["app/agentic_kit/store.py", "app/agentic_kit/stray.py"]}
+        {
+            "source": str(package),
+            "written": ["app/agentic_kit/store.py"],
+            "removed": ["app/agentic_kit/stray.py", "schemas/old-entry.schema.json"],
+        }
     ]
     assert not (package / "app" / "agentic_kit" / "stray.py").exists()
-    assert agentapps("sync", str(package)).envelope["items"][0]["changed"] == []
+    again = agentapps("sync", str(package), "--approve").envelope["items"][0]
+    assert (again["written"], again["removed"]) == ([], [])
+
+
+def test_sync_never_removes_what_it_did_not_make(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    agentapps("new", "synced", "--dir", str(tmp_path))
+    package = tmp_path / "synced"
+    hand_written = {
+        package / "schemas" / "webhook-payload.schema.json": '{"type": "object"}\n',
+        package / "app" / "agentic_kit" / "README.txt": "notes\n",
+    }
+    for path, text in hand_written.items():
+        path.write_text(text)
+    result = agentapps("sync", str(package), "--approve").envelope["items"][0]
+    assert (result["written"], result["removed"]) == ([], [])
+    assert {path: path.read_text() for path in hand_written} == hand_written
+
+
+def test_sync_of_a_package_not_built_on_the_kit_is_refused_and_writes_nothing(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = tmp_path / "seed"
+    shutil.copytree(FIXTURES / "seed-agentic-to-do", package)
+    result = agentapps("sync", str(package), "--approve")
+    assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
+    assert not (package / "schemas").exists()
+    assert not (package / "app" / "agentic_kit").exists()
