@@ -1,41 +1,145 @@
-"""Each broken package in tests/fixtures/, one fault each: the exact finding of `check`, and
-exactly what `catalog` and `run` do with it. Runtime authors can point their own runtime at the
-same folders."""
+"""Each package in tests/fixtures/, one fault (or one thing the format allows) each: exactly what
+`check` finds, what `catalog` says and what `run` does with it, and that nothing outside the
+package's own copy changes. Runtime authors can point their own runtime at the same folders.
+
+Every run here is of a temporary copy, trusted through AGENTAPPS_TRUSTED, with HOME, TMPDIR and
+the state folder inside the test's own folder, so "nothing outside changed" can be seen."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
+import contextlib
+import hashlib
+import os
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from tests.toolkit.conftest import FIXTURES, ToolkitResult
 
+# The runtime's grace after an exit (process.EXIT_GRACE) and then some: a bound that proves a
+# hang is gone, not a measure of speed.
+MARGIN = 6.0
+TIMEOUT = 2.0
+WRITTEN_BESIDE = "written-by-writes-outside-its-folder"
+
 
 @dataclass(frozen=True)
 class Expected:
-    rules: set[str]  # the rules of check's error findings; there are no warnings
-    catalog: str | None  # the catalog status; None when it is not a package at all
-    run: str | None  # the error code of `run PKG -- list`; None when it relays the app's success
+    errors: frozenset[str] = frozenset()  # the rules of check's error findings
+    warnings: frozenset[str] = frozenset()  # the rules of its warnings
+    catalog: str | None = "ok"  # the catalog status; None when it is not a package at all
+    run: tuple[str | None, int] = (None, 0)  # `run PKG -- ARGS`: error code (None: relayed) and exit
+    args: tuple[str, ...] = ("list",)
+    hang_risk: bool = False  # the run must return within its timeout plus a grace
+    writes_beside: bool = False  # its fault is a write outside its folder (trust is the only guard)
+
+
+def rules(*names: str) -> frozenset[str]:
+    return frozenset(names)
 
 
 EXPECTED: dict[str, Expected] = {
-    "valid-package": Expected(set(), "ok", None),
-    "no-app-md": Expected({"files.app-md"}, None, "NOT_FOUND"),
-    "no-skills-folder": Expected({"files.skills"}, "ok", None),
-    "unclosed-frontmatter": Expected({"frontmatter.parse"}, "broken", "PACKAGE_INVALID"),
-    "missing-required-field": Expected({"frontmatter.fields"}, "broken", "PACKAGE_INVALID"),
-    "wrong-field-type": Expected({"frontmatter.fields"}, "broken", "PACKAGE_INVALID"),
-    "unresolved-skill": Expected({"skills.resolve"}, "ok", None),
-    "invalid-skill": Expected({"skills.valid"}, "ok", None),
-    "prints-text": Expected({"output.json"}, "ok", "CONTRACT_VIOLATION"),
-    "prints-two-documents": Expected({"output.json"}, "ok", "CONTRACT_VIOLATION"),
-    "exits-zero-on-error": Expected({"output.exit-status"}, "ok", None),
-    "hangs": Expected({"entry.timeout"}, "ok", "TIMEOUT"),
-    "deletes-without-confirmation": Expected({"confirmation.refuses"}, "ok", None),
+    "valid-package": Expected(),
+    "no-app-md": Expected(rules("files.app-md"), catalog=None, run=("NOT_FOUND", 4)),
+    "no-skills-folder": Expected(),  # `skills: []` needs no skills/ folder
+    "unclosed-frontmatter": Expected(
+        rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
+    "missing-required-field": Expected(
+        rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
+    "wrong-field-type": Expected(rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)),
+    "unresolved-skill": Expected(rules("skills.resolve")),
+    "invalid-skill": Expected(rules("skills.valid")),
+    "prints-text": Expected(
+        rules("output.json"), rules("output.structured-error"), run=("CONTRACT_VIOLATION", 11)
+    ),
+    "prints-two-documents": Expected(
+        rules("output.json"), rules("output.structured-error"), run=("CONTRACT_VIOLATION", 11)
+    ),
+    "exits-zero-on-error": Expected(rules("output.exit-status")),
+    "hangs": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
+    "deletes-without-confirmation": Expected(rules("confirmation.refuses")),
+    # Safety: what a package must never achieve.
+    "hangs-in-a-new-session": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
+    "holds-stdout-in-a-new-session": Expected(hang_risk=True),
+    "child-holds-stdout": Expected(hang_risk=True),
+    "writes-forever": Expected(rules("output.size"), run=("CONTRACT_VIOLATION", 11), hang_risk=True),
+    "alias-bomb": Expected(rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)),
+    "body-not-utf-8": Expected(rules("body.text")),
+    "skill-body-not-utf-8": Expected(rules("skills.valid")),
+    "skill-outside-the-package": Expected(
+        rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
+    "state": Expected(),  # a package folder named like the state folder check makes
+    "writes-outside-its-folder": Expected(writes_beside=True),
+    # Fidelity: what the format allows, the runtime accepts.
+    "schema-v2": Expected(rules("frontmatter.schema"), catalog="unsupported", run=("PACKAGE_INVALID", 10)),
+    "unknown-frontmatter-keys": Expected(warnings=rules("frontmatter.unknown")),
+    "entry-is-a-string": Expected(),
+    "entry-is-a-shell-command": Expected(),
+    "fails-with-plain-text": Expected(warnings=rules("output.structured-error"), run=("APP_FAILED", 3)),
+    "success-without-ok": Expected(warnings=rules("output.envelope")),
+    "two-sentence-description": Expected(warnings=rules("frontmatter.description")),
+    "command-paths": Expected(warnings=rules("commands.unverified"), args=("items", "list")),
+    "seed-agentic-to-do": Expected(warnings=rules("package.folder-name", "commands.unverified")),
 }
+
+
+@dataclass
+class Sandbox:
+    """A test's folder laid out for fixture runs: packages/ (trusted), home/, tmp/, state/."""
+
+    root: Path
+    holders: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.holders = self.root / "holder-pids"
+
+    @property
+    def packages(self) -> Path:
+        return self.root / "packages"
+
+    def copy(self, name: str) -> Path:
+        target = self.packages / name
+        shutil.copytree(FIXTURES / name, target)
+        return target
+
+    def files_outside(self, package: Path) -> dict[str, str]:
+        """Path → content hash of every file in the test's folder but the package copy, the
+        state folder and the pid file the fixtures write for this test."""
+        skipped = {package, self.root / "state", self.holders}
+        found = {}
+        for folder, subfolders, files in os.walk(self.root):
+            subfolders[:] = [name for name in subfolders if Path(folder, name) not in skipped]
+            for name in files:
+                path = Path(folder, name)
+                if path not in skipped and path.is_file():
+                    found[str(path.relative_to(self.root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return found
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sandbox]:
+    box = Sandbox(tmp_path)
+    for folder in ("packages", "home", "tmp", "state"):
+        (tmp_path / folder).mkdir()
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(box.packages))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # check's copies go there too
+    monkeypatch.setenv("HOLDER_PID_FILE", str(box.holders))
+    yield box
+    # End what the stdout-holding fixtures left behind (they would end on their own in 20 s).
+    for pid in box.holders.read_text().split() if box.holders.exists() else []:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(pid), signal.SIGKILL)
 
 
 def test_every_fixture_folder_has_an_expectation() -> None:
@@ -51,15 +155,18 @@ def findings(result: ToolkitResult) -> list[dict[str, str]]:
 
 
 @pytest.mark.parametrize("name", EXPECTED)
-def test_check_finds_exactly_the_fault(agentapps: Callable[..., ToolkitResult], name: str) -> None:
-    result = agentapps("check", str(FIXTURES / name), "--timeout", "2")
+def test_check_finds_exactly_the_fault(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox, name: str
+) -> None:
+    package = sandbox.copy(name)
+    before = sandbox.files_outside(package)
+    result = agentapps("check", str(package), "--timeout", str(TIMEOUT), "--env", "HOLDER_PID_FILE")
     found = findings(result)
-    assert {finding["rule"] for finding in found} == EXPECTED[name].rules
-    assert all(finding["severity"] == "error" for finding in found)
-    if EXPECTED[name].rules:
-        assert (result.exit_status, result.error_code) == (13, "CHECK_FAILED")
-    else:
-        assert result.exit_status == 0
+    expected = EXPECTED[name]
+    assert {finding["rule"] for finding in found if finding["severity"] == "error"} == expected.errors
+    assert {finding["rule"] for finding in found if finding["severity"] == "warning"} == expected.warnings
+    assert (result.exit_status, result.error_code) == ((13, "CHECK_FAILED") if expected.errors else (0, None))
+    assert sandbox.files_outside(package) == before
 
 
 def test_catalog_reports_each_fixture_and_never_stops_the_scan(
@@ -77,12 +184,31 @@ def test_catalog_reports_each_fixture_and_never_stops_the_scan(
 
 
 @pytest.mark.parametrize("name", EXPECTED)
-def test_run_relays_success_or_reports_the_fault(agentapps: Callable[..., ToolkitResult], name: str) -> None:
-    result = agentapps("run", str(FIXTURES / name), "--timeout", "1", "--", "list")
-    assert result.error_code == EXPECTED[name].run
-    if EXPECTED[name].run is None:
-        assert result.envelope["command"] == "list"
-        assert result.exit_status == 0
+def test_run_relays_success_or_reports_the_fault(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox, name: str
+) -> None:
+    expected = EXPECTED[name]
+    package = sandbox.copy(name)
+    before = sandbox.files_outside(package)
+    started = time.monotonic()
+    result = agentapps(
+        "run", str(package), "--timeout", str(TIMEOUT), "--env", "HOLDER_PID_FILE", "--", *expected.args
+    )
+    if expected.hang_risk:
+        assert time.monotonic() - started < TIMEOUT + MARGIN
+    assert (result.error_code, result.exit_status) == expected.run
+    if expected.run == (None, 0):
+        assert result.envelope.get("command") in (None, " ".join(expected.args))
+    changed = set(sandbox.files_outside(package)) ^ set(before)
+    assert changed == ({f"packages/{WRITTEN_BESIDE}"} if expected.writes_beside else set())
+
+
+def test_output_past_the_cap_names_the_cap(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(FIXTURES / "writes-forever"), "--max-output", "65536", "--", "list")
+    assert (result.exit_status, result.error_code) == (11, "CONTRACT_VIOLATION")
+    assert result.envelope["error"]["details"]["violations"] == [
+        "stdout passed the output cap of 65536 bytes; the app was killed."
+    ]
 
 
 def test_run_reports_an_exit_status_that_disagrees_with_ok(agentapps: Callable[..., ToolkitResult]) -> None:
@@ -91,12 +217,43 @@ def test_run_reports_an_exit_status_that_disagrees_with_ok(agentapps: Callable[.
     assert result.envelope["error"]["details"]["violations"] == ["`ok` is false but the exit status is 0."]
 
 
-@pytest.mark.parametrize("name", ["unresolved-skill", "invalid-skill"])
-def test_activate_refuses_a_package_whose_skill_is_broken(
-    agentapps: Callable[..., ToolkitResult], name: str
+def test_a_plain_text_failure_is_relayed_as_app_failed(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(FIXTURES / "fails-with-plain-text"), "--", "list")
+    assert (result.exit_status, result.error_code) == (3, "APP_FAILED")
+    assert result.envelope["error"]["details"] == {
+        "exitStatus": 3,
+        "stdout": "",
+        "stderr": "error: the list cannot be read right now.\n",
+    }
+
+
+def test_a_success_without_ok_is_relayed_as_written(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(FIXTURES / "success-without-ok"), "--", "list")
+    assert (result.exit_status, result.envelope) == (0, {"count": 0, "items": []})
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("unresolved-skill", "skill 'not-there' does not resolve"),
+        ("invalid-skill", "name: String should match pattern"),
+        ("body-not-utf-8", "APP.md is not UTF-8 text"),
+        ("skill-body-not-utf-8", "SKILL.md is not UTF-8 text"),
+    ],
+)
+def test_activate_refuses_a_package_whose_documents_are_broken(
+    agentapps: Callable[..., ToolkitResult], name: str, problem: str
 ) -> None:
     result = agentapps("activate", str(FIXTURES / name))
     assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
+    assert problem in result.envelope["error"]["message"]
+
+
+def test_activate_shows_the_keys_the_format_does_not_define(agentapps: Callable[..., ToolkitResult]) -> None:
+    item = agentapps("activate", str(FIXTURES / "unknown-frontmatter-keys")).envelope["item"]
+    assert item["frontmatter"]["homepage"] == "https://example.org/unknown-frontmatter-keys"
+    assert item["frontmatter"]["x-runtime-hints"] == {"warm": True}
+    assert item["frontmatter"]["entry"] == {"command": "python3 app/cli.py", "shell": "posix"}
 
 
 def test_the_runtime_gate_stops_a_confirmation_command_the_app_would_not(
@@ -106,7 +263,97 @@ def test_the_runtime_gate_stops_a_confirmation_command_the_app_would_not(
     assert agentapps("run", package, "--", "add", "keep me").envelope["item"]["id"] == "it_1"
     refused = agentapps("run", package, "--", "remove", "it_1")
     assert (refused.exit_status, refused.error_code) == (5, "CONFIRMATION_REQUIRED")
-    assert json.loads((tmp_path / "state" / "items.json").read_text()) == [{"id": "it_1", "title": "keep me"}]
+    assert refused.envelope["error"]["details"] == {"gate": "confirmation", "command": "remove"}
+    assert (tmp_path / "state" / "items.json").read_text() == '[{"id": "it_1", "title": "keep me"}]'
     approved = agentapps("run", package, "--approve", "--", "remove", "it_1")
     assert approved.envelope["ok"] is True
-    assert json.loads((tmp_path / "state" / "items.json").read_text()) == []
+    assert (tmp_path / "state" / "items.json").read_text() == "[]"
+
+
+@pytest.mark.parametrize(
+    "before", [["--"], ["--human"], ["--confirm"], ["-x"]], ids=["double-dash", "human", "confirm", "short"]
+)
+def test_nothing_may_come_before_the_command(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, before: list[str]
+) -> None:
+    package = str(FIXTURES / "deletes-without-confirmation")
+    agentapps("run", package, "--", "add", "keep me")
+    refused = agentapps("run", package, "--", *before, "remove", "it_1", "--confirm")
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert (
+        refused.envelope["error"]["message"]
+        == f"{before[0]!r} comes before the command: put the command first."
+    )
+    assert (tmp_path / "state" / "items.json").read_text() == '[{"id": "it_1", "title": "keep me"}]'
+
+
+def test_the_gate_matches_command_paths(agentapps: Callable[..., ToolkitResult], tmp_path: Path) -> None:
+    package = str(FIXTURES / "command-paths")
+    assert agentapps("run", package, "--", "items", "add", "keep me").envelope["item"]["id"] == "it_1"
+    for args in (["items", "remove", "it_1", "--confirm"], ["items", "--confirm", "remove", "it_1"]):
+        refused = agentapps("run", package, "--", *args)
+        assert refused.error_code in ("CONFIRMATION_REQUIRED", "USAGE_ERROR")
+        assert refused.envelope["command"] == "run"
+    assert agentapps("run", package, "--", "items", "list").envelope["count"] == 1
+    removed = agentapps("run", package, "--approve", "--", "items", "remove", "it_1", "--confirm")
+    assert (removed.exit_status, removed.envelope["command"]) == (0, "items remove")
+    assert (tmp_path / "state" / "items.json").read_text() == "[]"
+
+
+HOSTILE_ARGS = ["$(touch pwned)", "; touch pwned", "`touch pwned`", "*", "a b", '"', "'", "$HOME", "\\", ""]
+
+
+def test_a_shell_entry_runs_and_never_reads_the_arguments(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = FIXTURES / "entry-is-a-shell-command"
+    result = agentapps("run", str(package), "--", "echo", *HOSTILE_ARGS)
+    item = result.envelope["item"]
+    assert item["args"] == HOSTILE_ARGS
+    assert item["cwd"] == str(package / "app")  # `cd app &&` ran
+    assert item["environment"]["FIXTURE_GREETING"] == "hello"  # and so did the assignment
+    assert not list(package.rglob("pwned"))
+    assert not list(Path.cwd().glob("pwned"))
+
+
+def test_a_secret_in_the_callers_environment_is_not_visible_to_the_app(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "do-not-leak")
+    monkeypatch.setenv("SERVICE_TOKEN", "named-on-purpose")
+    monkeypatch.setenv("LC_TIME", "C")
+    package = str(FIXTURES / "entry-is-a-shell-command")
+    seen = agentapps("run", package, "--", "echo").envelope["item"]["environment"]
+    assert "do-not-leak" not in seen.values()
+    assert "SERVICE_TOKEN" not in seen
+    assert (seen["LC_TIME"], seen["AGENTIC_STATE_DIR"]) == ("C", str(tmp_path / "state"))
+    named = agentapps("run", package, "--env", "SERVICE_TOKEN", "--", "echo").envelope["item"]["environment"]
+    assert named["SERVICE_TOKEN"] == "named-on-purpose"
+    assert "AWS_SECRET_ACCESS_KEY" not in named
+
+
+def test_a_fifo_named_app_md_is_broken_and_never_waited_for(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    package = sandbox.packages / "fifo"
+    package.mkdir()
+    os.mkfifo(package / "APP.md")
+    started = time.monotonic()
+    [entry] = agentapps("catalog", str(sandbox.packages)).envelope["items"]
+    assert (entry["status"], entry["problem"]) == ("broken", f"{package / 'APP.md'} is not a regular file.")
+    for command in (["activate"], ["run"], ["check"]):
+        result = agentapps(*command, str(package))
+        assert result.error_code == ("CHECK_FAILED" if command == ["check"] else "PACKAGE_INVALID")
+    assert time.monotonic() - started < MARGIN
+
+
+def test_a_package_holding_a_fifo_is_checked_without_copying_it(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    package = sandbox.copy("valid-package")
+    os.mkfifo(package / "app" / "pipe")
+    result = agentapps("check", str(package))
+    assert result.exit_status == 0
+    assert [(finding["rule"], finding["where"]) for finding in findings(result)] == [
+        ("files.special", "app/pipe")
+    ]
