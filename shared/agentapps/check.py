@@ -415,7 +415,9 @@ def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path]]:
             if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
                 skipped.add(name)
                 where = str(Path(folder, name).relative_to(root))
-                report.warning("files.special", "not a regular file or folder: it is not copied.", where)
+                report.warning(
+                    "files.special", f"{where} is not a regular file or folder: it is not copied.", where
+                )
         return skipped
 
     with tempfile.TemporaryDirectory(prefix="agentapps-check-") as scratch:

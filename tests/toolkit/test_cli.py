@@ -226,6 +226,20 @@ def test_check_never_touches_the_real_state(agentapps: Callable[..., ToolkitResu
     assert sorted(str(path) for path in package.rglob("*") if "__pycache__" not in path.parts) == before
 
 
+def test_check_reports_an_entry_command_that_cannot_run(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = tmp_path / "valid-package"
+    shutil.copytree(FIXTURES / "valid-package", package)
+    app_md = package / "APP.md"
+    app_md.write_text(app_md.read_text().replace("python3 app/cli.py", "no-such-program app/cli.py"))
+    result = agentapps("check", str(package), "--approve")
+    [report] = result.envelope["error"]["details"]["items"]
+    [finding] = report["findings"]
+    assert (finding["rule"], finding["severity"]) == ("entry.runs", "error")
+    assert finding["message"].startswith("entry.command could not run (sh exit 127, not found)")
+
+
 def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
     script = Path(sys.executable).parent / "agentapps"
     as_json = subprocess.run(

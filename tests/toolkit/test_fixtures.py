@@ -352,8 +352,10 @@ def test_a_package_holding_a_fifo_is_checked_without_copying_it(
 ) -> None:
     package = sandbox.copy("valid-package")
     os.mkfifo(package / "app" / "pipe")
+    os.mkfifo(package / "skills" / "pipe")
     result = agentapps("check", str(package))
     assert result.exit_status == 0
-    assert [(finding["rule"], finding["where"]) for finding in findings(result)] == [
-        ("files.special", "app/pipe")
+    assert sorted((finding["rule"], finding["where"]) for finding in findings(result)) == [
+        ("files.special", "app/pipe"),
+        ("files.special", "skills/pipe"),
     ]

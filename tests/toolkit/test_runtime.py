@@ -127,6 +127,16 @@ def test_a_failure_without_a_structured_error_is_app_failed_with_the_apps_exit_s
         assert error.details["stderr"] == stderr
 
 
+def test_an_entry_command_that_cannot_run_is_app_failed_with_the_shells_status(tmp_path: Path) -> None:
+    package = fake_package(tmp_path, prints("{}", 0))
+    (package.root / "APP.md").write_text(APP_MD.replace("python3 app/cli.py", "no-such-program app/cli.py"))
+    with pytest.raises(AppError) as raised:
+        relay(invoke(Package(package.root), ["echo"]))
+    assert (raised.value.code, raised.value.exit_status) == ("APP_FAILED", 127)
+    assert raised.value.details is not None
+    assert "not found" in str(raised.value.details["stderr"])
+
+
 def test_a_structured_failure_is_relayed_with_its_exit_status(tmp_path: Path) -> None:
     envelope = {"ok": False, "command": "echo", "error": {"code": "NOT_FOUND", "message": "m"}}
     invocation = invoke(fake_package(tmp_path, prints(json.dumps(envelope), 4)), ["echo"])
