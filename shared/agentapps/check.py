@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -61,19 +60,16 @@ from .manifest import (
     ManifestError,
     UnsupportedSchema,
     check_schema,
-    open_regular_file,
     read_body,
     read_document,
     read_frontmatter,
     skill_path,
 )
-from .runtime import Invocation, Package, RunOptions, RunTimedOut, invoke
+from .runtime import Invocation, Package, RunOptions, RunTimedOut, invoke, read_json_file
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
 UNKNOWN_COMMAND = "__agentapps_check_unknown__"
 PLACEHOLDER = "agentapps-check"
-# A schema file larger than this is not read.
-MAX_SCHEMA_BYTES = 16 * 1024 * 1024
 # sh's statuses for a command that could not run: not executable, not found.
 SHELL_CANNOT_RUN = {126: "not executable", 127: "not found"}
 # A sentence ends, and another starts: ". A", "! The" (a lower-case word after "e.g." does not count).
@@ -233,11 +229,7 @@ def _check_schema_files(root: Path, report: Report) -> None:
     for path in sorted((root / "schemas").glob("*.json")) if (root / "schemas").is_dir() else []:
         where = str(path.relative_to(root))
         try:
-            with open_regular_file(path) as handle:
-                raw = handle.read(MAX_SCHEMA_BYTES + 1)
-            if len(raw) > MAX_SCHEMA_BYTES:
-                raise ValueError(f"longer than {MAX_SCHEMA_BYTES} bytes")
-            schema = json.loads(raw.decode("utf-8"))
+            schema = read_json_file(path)
         except (ManifestError, ValueError) as error:
             report.error("schemas.json", f"not valid JSON: {error}.", where)
             continue

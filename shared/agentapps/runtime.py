@@ -38,6 +38,7 @@ from .manifest import (
     check_schema,
     load_app_manifest,
     load_skill_manifest,
+    open_regular_file,
     read_body,
     read_frontmatter,
     skill_path,
@@ -49,6 +50,7 @@ ERROR_SCHEMA = "error-envelope.schema.json"
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 24 * 60 * 60.0
 DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
+MAX_SCHEMA_BYTES = 16 * 1024 * 1024  # a schema file larger than this is not read
 SHELL = "/bin/sh"
 # How much of an app's stdout and stderr a failure envelope carries.
 EXCERPT_CHARS = 2000
@@ -138,17 +140,34 @@ class Package:
     def schema_validators(self) -> dict[bool, Any]:
         """ok → a validator for that envelope, for the schemas the package ships."""
         from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
 
         validators: dict[bool, Any] = {}
         for ok, name in ((True, SUCCESS_SCHEMA), (False, ERROR_SCHEMA)):
             path = self.root / "schemas" / name
-            if path.is_file():
-                validators[ok] = Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+            if not os.path.lexists(path):
+                continue
+            try:
+                schema = read_json_file(path)
+                Draft202012Validator.check_schema(schema)
+            except (ManifestError, ValueError, SchemaError):
+                continue  # schemas/ is optional and its format the package's own; check reports it
+            validators[ok] = Draft202012Validator(schema)
         return validators
 
     def entry_argv(self, args: Sequence[str]) -> list[str]:
         """entry.command as a shell command; the arguments are "$@", so the shell never reads them."""
         return [SHELL, "-c", f'{self.manifest.entry.command.strip()} "$@"', self.name, *args]
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON file of the package: a regular file of at most MAX_SCHEMA_BYTES. ManifestError when
+    it cannot be read, ValueError when it is not JSON."""
+    with open_regular_file(path) as handle:
+        raw = handle.read(MAX_SCHEMA_BYTES + 1)
+    if len(raw) > MAX_SCHEMA_BYTES:
+        raise ValueError(f"longer than {MAX_SCHEMA_BYTES} bytes")
+    return json.loads(raw.decode("utf-8"))
 
 
 def load_entry_module(package: Package) -> ModuleType:
@@ -259,7 +278,7 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
     if not violations and document is not NOT_JSON:
         validator = package.schema_validators.get(exit_status == 0)
         if validator is not None and (exit_status == 0 or has_ok):
-            for mismatch in validator.iter_errors(document):
+            for mismatch in _mismatches(validator, document):
                 where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
                 violations.append(
                     Problem(
@@ -268,6 +287,17 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
                     )
                 )
     return invocation
+
+
+def _mismatches(validator: Any, document: Any) -> list[Any]:
+    """Where the document breaks the schema; none when the schema itself cannot be applied (a
+    `$ref` this runtime will not fetch): the package's schemas are its own business."""
+    from referencing.exceptions import Unresolvable
+
+    try:
+        return list(validator.iter_errors(document))
+    except Unresolvable:
+        return []
 
 
 def _not_json(stdout: str) -> str:

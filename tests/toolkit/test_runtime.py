@@ -165,6 +165,20 @@ def test_an_envelope_that_breaks_the_package_schema_is_a_violation(tmp_path: Pat
     assert violation.message.startswith("envelope does not match its schema at (top)")
 
 
+@pytest.mark.parametrize(
+    "schema",
+    ["not JSON", '{"type": 12}', '{"$ref": "https://example.org/never-fetched.json"}'],
+    ids=["not-json", "not-a-schema", "remote-ref"],
+)
+def test_a_schema_that_cannot_be_applied_is_left_to_check(tmp_path: Path, schema: str) -> None:
+    """schemas/ is optional and its format the package's own: a runtime never crashes on it."""
+    package = fake_package(tmp_path, prints('{"ok": true, "command": "echo"}\n', 0))
+    (package.root / "schemas").mkdir()
+    (package.root / "schemas" / "success-envelope.schema.json").write_text(schema)
+    invocation = invoke(package, ["echo"])
+    assert (invocation.violations, invocation.succeeded) == ([], True)
+
+
 def test_the_harness_fails_a_test_on_a_violation(tmp_path: Path) -> None:
     package = fake_package(tmp_path, prints("not json\n", 0))
     with pytest.raises(ContractViolation, match="not exactly one JSON document"):
