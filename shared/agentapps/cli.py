@@ -132,7 +132,13 @@ def catalog(
             raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
     entries = [catalog_entry(path) for path in discover(roots or [Path(".")])]
     wanted = set(tags or [])
-    return list_payload([entry for entry in entries if wanted <= set(entry["tags"] or [])])
+    return list_payload([entry for entry in entries if wanted <= _tags_of(entry)])
+
+
+def _tags_of(entry: dict[str, Any]) -> set[str]:
+    # An unsupported manifest's tags are shown as written, so they may be anything.
+    tags = entry["tags"]
+    return {tag for tag in tags if isinstance(tag, str)} if isinstance(tags, list) else set()
 
 
 @app.command("activate")

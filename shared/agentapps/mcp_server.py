@@ -73,11 +73,19 @@ def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict
         described = _described(package, options) if "describe" in manifest.commands else {}
         if described is None:
             continue
-        for declared in manifest.commands:
-            if "describe" in manifest.commands and declared not in described:
-                continue  # a described package is served as it describes itself
-            tool = f"{package.name}.{declared.replace(' ', '.')}"
-            commands[tool] = Command(package, declared.split(" "), described.get(declared))
+        tools = {
+            f"{package.name}.{declared.replace(' ', '.')}": Command(
+                package, declared.split(" "), described.get(declared)
+            )
+            for declared in manifest.commands
+            # A described package is served as it describes itself.
+            if "describe" not in manifest.commands or declared in described
+        }
+        taken = sorted(set(tools) & set(commands))
+        if taken:
+            _leave_out(root, f"another package already serves {', '.join(taken)} (the same slug)")
+            continue
+        commands |= tools
     return commands
 
 

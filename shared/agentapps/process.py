@@ -138,7 +138,7 @@ def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, ma
             _kill_group(process)
             process.wait()
             raise TimedOut from None
-    elif holders_left:
+    if holders_left and over_cap is None:
         _kill_group(process)  # what is left of its group still holds the pipes
     stdout, stderr = (bytes(received[descriptor]) for descriptor in names)
     return Finished(process.returncode, stdout, stderr, over_cap)

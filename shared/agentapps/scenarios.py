@@ -144,6 +144,8 @@ def schema_problems(data: object) -> list[str]:
 
 
 def load_scenario(path: Path) -> Scenario:
+    if not path.is_file():  # a FIFO named like a scenario would be waited on forever
+        raise ScenarioError(f"{path}: not a regular file.")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:

@@ -93,6 +93,21 @@ def test_catalog_reports_an_unsupported_schema_with_what_it_says(
     )
 
 
+def test_tags_written_oddly_in_an_unsupported_manifest_never_break_the_filter(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    (tmp_path / "future").mkdir()
+    (tmp_path / "future" / "APP.md").write_text(
+        "---\nschema: agentapplications/v2\ntags: [[a], {b: c}, d]\n---\n"
+    )
+    [entry] = agentapps("catalog", str(tmp_path)).envelope["items"]
+    assert (entry["status"], entry["tags"]) == ("unsupported", [["a"], {"b": "c"}, "d"])
+    assert [
+        item["source"] for item in agentapps("catalog", str(tmp_path), "--tag", "d").envelope["items"]
+    ] == [str(tmp_path / "future")]
+    assert agentapps("catalog", str(tmp_path), "--tag", "a").envelope["items"] == []
+
+
 def untrusted_copy(tmp_path: Path) -> Path:
     """A package outside the suite and outside AGENTAPPS_TRUSTED, whose every run writes a file
     beside its folder: whether that file appears says whether its code ran."""

@@ -284,3 +284,17 @@ def test_a_bad_option_is_an_error_envelope_and_no_server(tmp_path: Path, option:
     )
     assert completed.returncode == 3
     assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_a_second_package_with_the_same_slug_is_left_out(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    seed = FIXTURES / "seed-agentic-to-do"  # slug agentic-to-do, like the suite's own
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert "agentic-to-do.reopen" in tools  # the suite's agentic-to-do, described
+        assert "args" not in tools["agentic-to-do.add"].input_schema["properties"]
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, [str(SUITE / "agentic-to-do"), str(seed)], errlog=errlog)
+    assert f"{seed} is not served: another package already serves agentic-to-do.add" in log.read_text()

@@ -249,6 +249,15 @@ def test_a_text_past_the_limit_is_refused_before_it_is_built(
     assert f"a text is at most {64 * 1024 * 1024}" in result.envelope["error"]["message"]
 
 
+def test_a_fifo_named_like_a_scenario_is_refused_not_waited_on(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    os.mkfifo(tmp_path / "waits.json")
+    result = agentapps("replay", str(tmp_path))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert result.envelope["error"]["message"] == f"{tmp_path / 'waits.json'}: not a regular file."
+
+
 def test_a_failure_in_plain_text_is_a_difference_not_a_pass(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path
 ) -> None:
