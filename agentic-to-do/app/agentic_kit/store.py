@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import from_json
 
+from . import interrupts
 from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, HasId, id_problems
@@ -132,6 +133,10 @@ def _io_error(action: str, path: Path, error: OSError) -> AppError:
 
 
 class StateStore(Generic[StateT]):
+    # How many writes this process has committed: the runner tells a failure after a commit
+    # from one before it.
+    commits: ClassVar[int] = 0
+
     def __init__(self, path: Path, model: type[StateT]) -> None:
         self.path = path
         self.model = model
@@ -277,8 +282,11 @@ class StateStore(Generic[StateT]):
                 temp.write(data)
                 temp.flush()
                 os.fsync(temp.fileno())
+            # From here the write is as good as done: an interrupt waits until its envelope is out.
+            interrupts.hold()
             os.replace(temp_name, target)
             temp_name = None
+            StateStore.commits += 1
             _fsync_folder(folder)
         except OSError as error:
             raise _io_error("write", self.path, error) from None
