@@ -172,11 +172,12 @@ def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelop
     command_names = set(getattr(group, "commands", {}))
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in command_names else None
-    envelope, status, want_human = _invoke(group, args, command, sorted(command_names))
+    commits_before = StateStore.commits  # to tell a failure after a commit from one before it
+    envelope, status, want_human = _invoke(group, args, command, sorted(command_names), commits_before)
     try:
         text = render(to_plain(envelope)) if want_human else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
-        envelope, status = _internal_error(command, error, committed=False)
+        envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
     sys.stdout.write(text + "\n")
@@ -185,7 +186,7 @@ def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelop
 
 
 def _invoke(
-    group: Any, args: list[str], command: str | None, command_names: list[str]
+    group: Any, args: list[str], command: str | None, command_names: list[str], commits_before: int
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether --human was given as an option."""
     if not args:
@@ -204,7 +205,6 @@ def _invoke(
             )
             return (*_failure(command, not_text), False)
     captured = io.StringIO()
-    commits_before = StateStore.commits
     ctx = None
     try:
         # Help text is the only thing click prints itself; catch it so it travels in the envelope.
