@@ -9,9 +9,10 @@
 - Every load checks the whole file strictly: in pydantic's one pass, that it is UTF-8 JSON, every
   value has its exact type (no coercion: "2" is not 2) and every field keeps its rule (the
   model's patterns and bounds); in one more pass, that the state keeps its invariants
-  (`VersionedState.problems`: IDs unique and in order, the counter past them, each app's own). A file that breaks any of it is
-  STATE_CORRUPT, saying what is wrong, and is never touched. A write checks the invariants again
-  before it commits, so the app never writes a state it would refuse to read.
+  (`VersionedState.problems`: IDs unique and in order, the counter past them, each app's own).
+  A file that breaks any of it is STATE_CORRUPT, saying what is wrong, and is never touched. A
+  write checks the invariants again before it commits, so the app never writes a state it would
+  refuse to read.
 """
 
 from __future__ import annotations

@@ -6,12 +6,13 @@
 - The new state goes to a temp file in the same folder, is fsynced, then `os.replace`d over the
   old one and the folder is fsynced: a reader or a crash sees the old file or the new, never a mix.
   The file keeps its mode; a symlinked state file is written through to its target.
-- Every load checks the whole file strictly, in one pass: it is UTF-8 JSON, every value has its
-  exact type (no coercion: "2" is not 2), every field keeps its rule (the model's patterns and
-  bounds), and the state keeps its invariants (`VersionedState.problems`: IDs unique and in
-  order, the counter past them, and each app's own). A file that breaks any of it is
-  STATE_CORRUPT, saying what is wrong, and is never touched. A write checks the invariants again
-  before it commits, so the app never writes a state it would refuse to read.
+- Every load checks the whole file strictly: in pydantic's one pass, that it is UTF-8 JSON, every
+  value has its exact type (no coercion: "2" is not 2) and every field keeps its rule (the
+  model's patterns and bounds); in one more pass, that the state keeps its invariants
+  (`VersionedState.problems`: IDs unique and in order, the counter past them, each app's own).
+  A file that breaks any of it is STATE_CORRUPT, saying what is wrong, and is never touched. A
+  write checks the invariants again before it commits, so the app never writes a state it would
+  refuse to read.
 """
 
 from __future__ import annotations
