@@ -135,7 +135,7 @@ def notes_state(n: int) -> dict[str, Any]:
             "id": f"nt_{i:04d}",
             "title": f"Finding {i}: lock before read",
             "body": "We hold the lock from the read through the rename. " * 8,
-            "tags": ["storage", "decisions"] if i % 2 == 0 else ["storage"],
+            "tags": ["decisions", "storage"] if i % 2 == 0 else ["storage"],
             "dueAt": "2026-05-01" if i % 5 == 0 else None,
             "createdAt": STAMP,
             "updatedAt": STAMP,

@@ -11,13 +11,19 @@ read), and returns the timers as they read at that moment.
 
 from __future__ import annotations
 
+import os
 import sys
-from enum import StrEnum
-from pathlib import Path
-from typing import Annotated
 
-APP_DIR = Path(__file__).resolve().parent
-sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+# First of all, before the slow imports, so that an interrupt during start-up ends the run quietly
+# too. The vendored kit and the domain live beside this file.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from agentic_kit import interrupts
+
+interrupts.end_runs_quietly(__name__)
+
+from enum import StrEnum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Annotated  # noqa: E402
 
 import typer  # noqa: E402
 
@@ -31,6 +37,7 @@ from timer import inputs, operations  # noqa: E402
 from timer.models import Status, TimerState, TimerView  # noqa: E402
 from timer.readings import view  # noqa: E402
 
+APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
 STATE_FILE_NAME = "timers.json"
 ENTITY_MODEL = TimerView  # what schemas/ describes as the item
@@ -77,7 +84,8 @@ def start(
         length = inputs.duration_until(due_at, instant)
     with store().transaction() as state:
         timer = operations.start_timer(state, label=label, duration_ms=length, now=format_timestamp(instant))
-    return item_payload(view(timer, to_ms(instant)))
+        started = view(timer, to_ms(instant))  # computed before the commit: nothing can fail after it
+    return item_payload(started)
 
 
 @app.command("list")
@@ -142,17 +150,20 @@ def remove(
     with store().transaction() as state:
         timer = operations.find_timer(state, timer_id)
         operations.remove_timer(state, timer)
-    return item_payload(view(timer, now_ms))
+        removed = view(timer, now_ms)
+    return item_payload(removed)
 
 
 def _transition(timer_id: str, change: operations.Transition) -> Payload:
-    """One state change of one timer, under the lock, read back at the same instant."""
+    """One state change of one timer, under the lock, read back at the same instant (before the
+    commit, so that nothing can fail once the change is saved)."""
     timer_id = inputs.check_timer_id(timer_id)
     instant = now()
     with store().transaction() as state:
         timer = operations.find_timer(state, timer_id)
         change(timer, now=format_timestamp(instant))
-    return item_payload(view(timer, to_ms(instant)))
+        changed = view(timer, to_ms(instant))
+    return item_payload(changed)
 
 
 if __name__ == "__main__":

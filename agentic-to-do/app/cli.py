@@ -11,13 +11,19 @@ a payload that the kit's runner prints as exactly one JSON envelope.
 
 from __future__ import annotations
 
+import os
 import sys
-from enum import StrEnum
-from pathlib import Path
-from typing import Annotated
 
-APP_DIR = Path(__file__).resolve().parent
-sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+# First of all, before the slow imports, so that an interrupt during start-up ends the run quietly
+# too. The vendored kit and the domain live beside this file.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from agentic_kit import interrupts
+
+interrupts.end_runs_quietly(__name__)
+
+from enum import StrEnum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Annotated  # noqa: E402
 
 import typer  # noqa: E402
 
@@ -30,6 +36,7 @@ from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from todo import inputs, operations  # noqa: E402
 from todo.models import Status, TodoItem, TodoState  # noqa: E402
 
+APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
 STATE_FILE_NAME = "todos.json"
 ENTITY_MODEL = TodoItem  # what schemas/ describes as the item

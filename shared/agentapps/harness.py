@@ -89,7 +89,12 @@ class AppRunner:
 
     def run_human(self, *args: str, env: Mapping[str, str] | None = None) -> HumanOutput:
         """Run in-process with --human: the text and exit status, with no JSON to check."""
-        status, stdout, stderr = self._run_in_process([*args, "--human"], None, env)
+        return self.run_text(*args, "--human", env=env)
+
+    def run_text(self, *args: str, env: Mapping[str, str] | None = None) -> HumanOutput:
+        """Run in-process exactly these arguments (--human wherever the test puts it): the text
+        and exit status, with no JSON to check."""
+        status, stdout, stderr = self._run_in_process(list(args), None, env)
         if "Traceback (most recent call last)" in stderr:
             raise ContractViolation(f"stderr shows a Python traceback: {stderr}")
         return HumanOutput(status, stdout)

@@ -6,23 +6,34 @@
 - The new state goes to a temp file in the same folder, is fsynced, then `os.replace`d over the
   old one and the folder is fsynced: a reader or a crash sees the old file or the new, never a mix.
   The file keeps its mode; a symlinked state file is written through to its target.
-- A file that is not valid JSON or does not fit the model is STATE_CORRUPT and is never touched.
+- Every load checks the whole file strictly: in pydantic's one pass, that it is UTF-8 JSON, every
+  value has its exact type (no coercion: "2" is not 2) and every field keeps its rule (the
+  model's patterns and bounds); in one more pass, that the state keeps its invariants
+  (`VersionedState.problems`: IDs unique and in order, the counter past them, each app's own).
+  A file that breaks any of it is STATE_CORRUPT, saying what is wrong, and is never touched. A
+  write checks the invariants again before it commits, so the app never writes a state it would
+  refuse to read.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
-import json
 import os
-import tempfile
-from collections.abc import Iterator
+import re
+import secrets
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
+from pydantic_core import from_json
 
+from . import interrupts
+from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
+from .ids import MAX_ID, HasId, id_problems
 
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
 LOCK_TIMEOUT_ENV = "AGENTIC_LOCK_TIMEOUT"
@@ -30,29 +41,57 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 
 
 class CamelModel(BaseModel):
-    """Python names in snake_case, JSON names in camelCase, unknown keys refused."""
+    """Python names in snake_case, JSON names in camelCase, unknown keys refused, and no value
+    coerced to a field's type."""
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="forbid",
+        strict=True,
         # Every field is always printed, so the output schema marks defaulted fields required too.
         json_schema_serialization_defaults_required=True,
     )
 
 
+# The forms the apps' models keep dates in (see dates.py): an instant in UTC with milliseconds,
+# and a due (a date, or such an instant).
+StoredInstant = Annotated[str, Field(pattern=STORED_INSTANT_PATTERN)]
+StoredDue = Annotated[str, Field(pattern=STORED_DUE_PATTERN)]
+
+
 class VersionedState(CamelModel):
-    """What every state file holds besides its items: its format version and the ID counter."""
+    """What every state file holds besides its items: its format version and the ID counter.
+
+    Each app's state names its entities (`entities`) and adds its own invariants (`problems`).
+    """
 
     SCHEMA_VERSION: ClassVar[int] = 1
 
-    schema_version: int
-    next_id: int = 1
+    schema_version: int = Field(ge=1)
+    next_id: int = Field(1, ge=1, le=MAX_ID + 1)
 
     def take_id(self) -> int:
         number = self.next_id
+        if number > MAX_ID:
+            raise AppError(
+                ErrorCode.CONFLICT,
+                f"No id is left: this state has handed out every id up to {MAX_ID}.",
+                "Move the state file aside to start a new one.",
+            )
         self.next_id += 1
         return number
+
+    def entities(self) -> Sequence[HasId]:
+        """The state's entities, in the order they are kept."""
+        return ()
+
+    def problems(self) -> Iterator[str]:
+        """Every invariant this state breaks, in words; the store reports the first.
+
+        Apps extend it with their own (`yield from super().problems()` first).
+        """
+        yield from id_problems(self.entities(), self.next_id)
 
 
 StateT = TypeVar("StateT", bound=VersionedState)
@@ -74,7 +113,7 @@ def lock_timeout() -> float:
     if not raw:
         return DEFAULT_LOCK_TIMEOUT
     try:
-        seconds = float(raw)
+        seconds = float(raw) if raw.isascii() else -1.0  # float() would take digits of any script
     except ValueError:
         seconds = -1.0
     if not seconds >= 0:  # also refuses NaN
@@ -95,6 +134,10 @@ def _io_error(action: str, path: Path, error: OSError) -> AppError:
 
 
 class StateStore(Generic[StateT]):
+    # How many writes this process has committed: the runner tells a failure after a commit
+    # from one before it.
+    commits: ClassVar[int] = 0
+
     def __init__(self, path: Path, model: type[StateT]) -> None:
         self.path = path
         self.model = model
@@ -138,6 +181,13 @@ class StateStore(Generic[StateT]):
             _remove_stale_temp_files(target)
             state, original = self._read(target)
             yield state
+            problem = next(state.problems(), None)
+            if problem is not None:  # a bug: refuse to write what the next read would refuse
+                raise AppError(
+                    ErrorCode.INTERNAL_ERROR,
+                    f"The change would leave the state inconsistent ({problem}).",
+                    "Nothing was saved by this command. Please report it with the arguments used.",
+                )
             updated = self._serialise(state)
             if updated != original:
                 self._write(target, updated)
@@ -155,26 +205,42 @@ class StateStore(Generic[StateT]):
 
     def _parse(self, raw: bytes) -> StateT:
         try:
-            # One pass in pydantic-core parses and validates: the cost of every command at 10,000 items.
+            # One pass in pydantic-core parses and validates, types and field rules: the cost of
+            # every command at 10,000 items. The invariants take one more pass, in Python.
             state = self.model.model_validate_json(raw)
         except ValidationError as error:
             raise self._diagnose(raw, error) from None
         if state.schema_version > self.model.SCHEMA_VERSION:
             raise self._newer(state.schema_version)
+        problem = next(state.problems(), None)
+        if problem is not None:
+            raise self._corrupt(f"is inconsistent: {problem}")
         return state
 
     def _diagnose(self, raw: bytes, error: ValidationError) -> AppError:
-        """Say why a file failed: not JSON, from a newer version, or not the model's shape."""
+        """Say why a file failed: what it is if it is not UTF-8 JSON, or that it is from a newer
+        version, or where it leaves the model. Never parses it again with a parser that has
+        limits of its own (depth, digits): whatever the file holds, the answer is STATE_CORRUPT."""
+        not_json = _not_utf8_json(raw)
+        if not_json:
+            return self._corrupt(not_json)
+        first = error.errors()[0]
+        if first["type"] == "json_invalid":
+            detail = first["msg"].removeprefix("Invalid JSON: ")
+            return self._corrupt(f"is not valid JSON ({detail})")
         try:
-            document: Any = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            return self._corrupt("is not valid JSON")
+            document: Any = from_json(raw)
+        except ValueError:
+            document = None
         version = document.get("schemaVersion") if isinstance(document, dict) else None
         if isinstance(version, int) and version > self.model.SCHEMA_VERSION:
             return self._newer(version)
-        first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the top level"
-        return self._corrupt(f"does not fit the state model ({where}: {first['msg']})")
+        what = first["msg"]
+        if first["type"] == "string_pattern_mismatch":  # the pattern itself would say little
+            shown = repr(first["input"])
+            what = f"{shown if len(shown) <= 60 else shown[:59] + '…'} is not in the form the app writes"
+        return self._corrupt(f"does not fit the state model ({where}: {what})")
 
     def _newer(self, version: int) -> AppError:
         return self._corrupt(
@@ -208,16 +274,20 @@ class StateStore(Generic[StateT]):
                     f"Cannot write state file {self.path}: its {what} is read-only.",
                     f"Make the {what} writable to change the state; nothing was changed.",
                 )
-        temp_name: str | None = None
+        temp_name: Path | None = None
         try:
-            fd, temp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(target), suffix=".tmp")
+            temp_name = folder / _temp_name(target)
+            fd = os.open(temp_name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as temp:
                 os.fchmod(temp.fileno(), mode)
                 temp.write(data)
                 temp.flush()
                 os.fsync(temp.fileno())
+            # From here the write is as good as done: an interrupt waits until its envelope is out.
+            interrupts.hold()
             os.replace(temp_name, target)
             temp_name = None
+            StateStore.commits += 1
             _fsync_folder(folder)
         except OSError as error:
             raise _io_error("write", self.path, error) from None
@@ -233,16 +303,41 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
 
 
-def _temp_prefix(target: Path) -> str:
-    return f".{target.name}."
+def _temp_name(target: Path) -> str:
+    """`.<state name>.<16 hex digits>.tmp`: a name no other state file's temp file can have."""
+    return f".{target.name}.{secrets.token_hex(8)}.tmp"
 
 
 def _remove_stale_temp_files(target: Path) -> None:
-    """Temp files of a writer that was killed mid-write. Only a lock holder writes temp files,
-    and we hold the lock, so any that exist are left over."""
-    for leftover in target.parent.glob(_temp_prefix(target) + "*.tmp"):
+    """Temp files of a writer of this state that was killed mid-write. Only this state's lock
+    holder writes them, and we hold the lock, so any that exist are left over. The name must match
+    exactly: `.a.json.notes.json.<hex>.tmp` belongs to another state, under another lock."""
+    own = re.compile(re.escape(f".{target.name}.") + r"[0-9a-f]{16}\.tmp")
+    leftovers = []
+    with contextlib.suppress(OSError), os.scandir(target.parent) as entries:
+        leftovers = [entry.path for entry in entries if own.fullmatch(entry.name)]
+    for leftover in leftovers:
         with contextlib.suppress(OSError):
-            leftover.unlink()
+            os.unlink(leftover)
+
+
+def _not_utf8_json(raw: bytes) -> str | None:
+    """What the file is, when it cannot be UTF-8 JSON at all; None when it may be."""
+    if not raw.strip():
+        return "is empty"
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "is UTF-32 text; state files are UTF-8 JSON"
+    if raw.startswith(codecs.BOM_UTF8):
+        return "starts with a byte-order mark; state files are UTF-8 JSON without one"
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "is UTF-16 text; state files are UTF-8 JSON"
+    if b"\x00" in raw:
+        return "holds NUL bytes: it is binary, or UTF-16 or UTF-32 text; state files are UTF-8 JSON"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"is not UTF-8 text (byte {error.start} is not UTF-8); state files are UTF-8 JSON"
+    return None
 
 
 def _current_umask() -> int:

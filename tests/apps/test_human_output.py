@@ -1,17 +1,42 @@
-"""--human: readable text with the same exit status. Text is not an envelope, so it is not a scenario."""
+"""--human: readable text with the same exit status. Text is not an envelope, so it is not a scenario.
+
+--human is an option of the parser (before the command or among its options), never a word picked
+out of the arguments; and what an entity holds can never pose as output of its own.
+"""
 
 from __future__ import annotations
 
+import pytest
+
 from agentapps.harness import AppRunner
+from tests.conftest import AppFacts
+from tests.states import encode, example
 
 NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}
+LISTED = "td_0001  [open]  Write docs  due 2026-04-05\n(1 item)\n"
 
 
 def test_human_flag_prints_text_instead_of_json(todo: AppRunner) -> None:
     assert todo.run("add", "Write docs", "--due-at", "2026-04-05", env=NOW).ok
     out = todo.run_human("list")
     assert out.exit_status == 0
-    assert out.stdout == "td_0001  [open]  Write docs  due 2026-04-05\n(1 item)\n"
+    assert out.stdout == LISTED
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--human", "list"], ["list", "--human"], ["list", "--status", "all", "--human", "--limit", "5"]],
+)
+def test_human_flag_is_an_option_of_the_app_and_of_every_command(todo: AppRunner, args: list[str]) -> None:
+    assert todo.run("add", "Write docs", "--due-at", "2026-04-05", env=NOW).ok
+    out = todo.run_text(*args)
+    assert out.stdout.startswith("td_0001  [open]  Write docs")
+
+
+@pytest.mark.parametrize("args", [["get", "--help", "--human"], ["get", "--human", "--help"]])
+def test_human_flag_counts_on_either_side_of_help(todo: AppRunner, args: list[str]) -> None:
+    out = todo.run_text(*args)
+    assert (out.exit_status, out.stdout.startswith("Usage: app/cli.py get ")) == (0, True)
 
 
 def test_human_flag_keeps_the_error_exit_status(todo: AppRunner) -> None:
@@ -22,3 +47,55 @@ def test_human_flag_keeps_the_error_exit_status(todo: AppRunner) -> None:
 
 def test_human_flag_after_double_dash_is_an_argument(todo: AppRunner) -> None:
     assert todo.run("add", "--", "--human").item["title"] == "--human"
+
+
+def test_a_multi_line_value_cannot_pose_as_a_field(todo: AppRunner) -> None:
+    forged = "looks done\nstatus  completed\ncompletedAt  2026-04-01T00:00:00.000Z\n"
+    assert todo.run("add", "Write docs", "--description", forged, env=NOW).ok
+    lines = todo.run_human("get", "td_0001").stdout.splitlines()
+    fields = [line.split()[0] for line in lines if line and not line.startswith(" ")]
+    assert fields == [
+        "id",
+        "title",
+        "description",
+        "status",
+        "dueAt",
+        "createdAt",
+        "updatedAt",
+        "completedAt",
+    ]
+    assert lines[2:6] == [
+        "description  looks done",
+        "             status  completed",
+        "             completedAt  2026-04-01T00:00:00.000Z",
+        "",
+    ]
+    assert lines[6] == "status       open"
+
+
+@pytest.mark.parametrize(
+    ("hidden", "shown"),
+    [
+        ("\u202e", "\\u202e"),  # right-to-left override
+        ("\u2066", "\\u2066"),  # left-to-right isolate
+        ("\u200f", "\\u200f"),  # right-to-left mark
+        ("\u2028", "\\u2028"),  # line separator
+        ("\u2029", "\\u2029"),  # paragraph separator
+        ("\x1b[2J", "\\x1b[2J"),
+        ("\x85", "\\x85"),
+    ],
+)
+def test_human_output_escapes_layout_and_bidi_controls_as_it_escapes_c0_controls(
+    app: AppRunner, facts: AppFacts, hidden: str, shown: str
+) -> None:
+    # Written straight into the state: the input checks refuse these in one-line fields, but a
+    # state from before them, or edited by hand, may hold them anywhere.
+    state = example(facts.package)
+    entity = next(value for value in state.values() if isinstance(value, list))[0]
+    entity["title" if "title" in entity else "label"] = f"a{hidden}b"
+    app.state_dir.mkdir()
+    app.state_file(facts.state_file).write_bytes(encode(state))
+    for args in (["get", facts.first_id], ["list", *(["--status", "all"] if "label" in entity else [])]):
+        out = app.run_human(*args).stdout
+        assert f"a{shown}b" in out, args
+        assert hidden not in out, args

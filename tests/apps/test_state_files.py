@@ -96,6 +96,25 @@ def test_a_write_leaves_no_temp_file_and_keeps_the_lock_file(app: AppRunner, fac
     assert sorted(p.name for p in app.state_dir.iterdir()) == [facts.state_file, facts.state_file + ".lock"]
 
 
+def test_a_write_removes_only_its_own_left_over_temp_files(
+    app: AppRunner, facts: AppFacts, tmp_path: Path
+) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    own = folder / ".a.json.0123456789abcdef.tmp"  # what a killed writer of a.json leaves
+    others = [
+        folder / ".a.json.notes.json.0123456789abcdef.tmp",  # the live temp file of a state a.json.notes.json
+        folder / ".a.json.0123456789ABCDEF.tmp",  # not the form of this state's temp names
+        folder / ".a.json.x.tmp",
+        folder / ".a.json.0123456789abcdef.tmp.bak",
+    ]
+    for path in [own, *others]:
+        path.write_text("being written")
+    assert app.run(*facts.write, env={facts.state_file_env: str(folder / "a.json")}).ok
+    assert not own.exists()
+    assert [path.read_text() for path in others] == ["being written"] * len(others)
+
+
 def test_a_write_keeps_the_file_mode(app: AppRunner, facts: AppFacts) -> None:
     app.run(*facts.write)
     path = app.state_file(facts.state_file)

@@ -1,12 +1,26 @@
-"""The kit's one date parser: what it accepts, what it refuses, and how dues compare with now."""
+"""The kit's one date parser: what it accepts, what it refuses, the range every instant lies in, the
+forms a state file keeps, and how dues compare with now."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from agentic_kit.dates import deadline, format_timestamp, parse_bound, parse_due, parse_instant
+from agentic_kit.dates import (
+    EARLIEST,
+    LATEST,
+    STORED_DUE_PATTERN,
+    STORED_INSTANT_PATTERN,
+    OutOfRange,
+    deadline,
+    format_timestamp,
+    parse_bound,
+    parse_due,
+    parse_instant,
+)
+from agentic_kit.durations import parse_duration
 
 
 @pytest.mark.parametrize(
@@ -60,3 +74,77 @@ def test_a_date_only_due_lasts_to_the_last_millisecond_of_its_utc_day() -> None:
 
 def test_timestamps_have_milliseconds_and_z() -> None:
     assert format_timestamp(datetime(2026, 4, 1, 0, 0, 0, 999_999, tzinfo=UTC)) == "2026-04-01T00:00:00.999Z"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0001-01-01T00:00:00+01:00",  # year 0 in UTC
+        "9999-12-31T23:00:00-05:00",  # year 10000 in UTC
+        "9998-01-01",
+        "9997-12-31T23:59:59.999-00:01",
+        "0000-12-31",
+    ],
+)
+def test_dates_outside_years_1_to_9997_are_refused(text: str) -> None:
+    with pytest.raises(ValueError):  # noqa: PT011 - OutOfRange, or not a date at all (year 0)
+        parse_due(text)
+    with pytest.raises(ValueError):  # noqa: PT011
+        parse_bound(text)
+
+
+def test_the_first_and_last_moments_of_the_range_are_accepted() -> None:
+    assert parse_due("0001-01-01") == "0001-01-01"
+    assert parse_instant("0001-01-01T01:00:00+01:00") == EARLIEST
+    assert parse_due("9997-12-31T23:59:59.999Z") == format_timestamp(LATEST)
+    assert format_timestamp(deadline("9997-12-31")) == "9997-12-31T23:59:59.999Z"
+
+
+def test_a_well_formed_instant_outside_the_range_says_so() -> None:
+    with pytest.raises(OutOfRange):
+        parse_instant("9999-12-31T23:00:00Z")
+
+
+@pytest.mark.parametrize(
+    "text", ["٢٠٢٦-٠٤-٠٥", "２０２６-04-05", "2026-04-05T09:00:00Z\u3000", "2026-04-0５"]
+)
+def test_only_ascii_digits_and_spaces_count(text: str) -> None:
+    with pytest.raises(ValueError, match="not a due date"):
+        parse_due(text)
+
+
+@pytest.mark.parametrize("text", ["٥m", "pt5ſ", "5ｍ", "PT٥M", "١h"])
+def test_durations_are_ascii_only(text: str) -> None:
+    with pytest.raises(ValueError, match="not a duration"):
+        parse_duration(text)
+
+
+def is_real_day_in_range(text: str) -> bool:
+    try:
+        return date(1, 1, 1) <= date.fromisoformat(text) <= date(9997, 12, 31)
+    except ValueError:
+        return False
+
+
+def test_the_stored_forms_match_exactly_the_real_days_of_the_range() -> None:
+    stored_instant, stored_due = re.compile(STORED_INSTANT_PATTERN), re.compile(STORED_DUE_PATTERN)
+    # Every day of a whole 400-year cycle of the calendar and of the range's two ends…
+    for first, last in ((date(1, 1, 1), date(3, 12, 31)), (date(1600, 1, 1), date(1999, 12, 31))):
+        for n in range((last - first).days + 1):
+            day = (first + timedelta(days=n)).isoformat()
+            assert stored_due.fullmatch(day), day
+            assert stored_instant.fullmatch(f"{day}T23:59:59.999Z"), day
+    # …and every month and day number, real or not, of years around the calendar's rules and ends.
+    for year in ("0000", "0001", "1900", "2000", "2024", "2100", "9996", "9997", "9998", "9999"):
+        for month in range(14):
+            for day_of_month in range(33):
+                text = f"{year}-{month:02d}-{day_of_month:02d}"
+                assert bool(stored_due.fullmatch(text)) == is_real_day_in_range(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2026-04-01T00:00:00Z", "2026-04-01T00:00:00.000+00:00", "2026-04-01T24:00:00.000Z", "2026-04-01"],
+)
+def test_a_stored_instant_is_only_the_kits_own_utc_form(text: str) -> None:
+    assert re.fullmatch(STORED_INSTANT_PATTERN, text) is None

@@ -1,9 +1,16 @@
-"""Dates: the one parser for due dates and bounds, and how a due compares with now.
+"""Dates: the one parser for due dates and bounds, the range every instant must lie in, and how a
+due compares with now.
 
 A due is either a calendar date `YYYY-MM-DD` (kept as written) or an instant (an ISO-8601
 date-time with an offset, kept in UTC). A date-only due has come at 00:00:00Z of its day
 (`due_start`) and lasts through the end of that day in UTC: it is overdue from 00:00:00Z of
 the next day (`deadline`).
+
+Every date and instant the apps accept — given, read from AGENTIC_NOW, or kept in a state file —
+lies between 0001-01-01T00:00:00.000Z and 9997-12-31T23:59:59.999Z. The calendar Python can
+count in ends with 9999; the last two years are left free so that what is computed from an
+accepted instant (a day's end, a countdown of up to 366 days, its pauses) always fits in it.
+Only ASCII digits count as digits.
 """
 
 from __future__ import annotations
@@ -11,14 +18,37 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATETIME = re.compile(
-    r"(?P<date>\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(?P<zone>Z|[+-]\d{2}:\d{2})?"
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?"
+    r"(?P<zone>Z|[+-][0-9]{2}:[0-9]{2})?"
 )
 _LAST_MILLISECOND = timedelta(days=1, milliseconds=-1)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+LATEST = datetime(9997, 12, 31, 23, 59, 59, 999_000, tzinfo=UTC)
+RANGE = "0001-01-01 to 9997-12-31 (UTC)"
 DUE_FORMATS = "a date YYYY-MM-DD or a date-time with an offset like 2026-04-05T09:00:00Z"
+
+# The forms a state file keeps, as patterns the models check in one pass (pydantic's regex
+# engine, so a file of 10,000 entities costs no Python per value): a real calendar day in the
+# range above, and an instant in the kit's own UTC form with milliseconds.
+_YEAR = r"(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-8][0-9]{3}|9[0-8][0-9]{2}|99[0-8][0-9]|999[0-7])"
+_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
+_MONTH_AND_DAY = (
+    r"(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    r"|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+    r"|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+)
+_DAY = rf"(?:{_YEAR}-{_MONTH_AND_DAY}|{_LEAP_YEAR}-02-29)"
+_TIME = r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+STORED_INSTANT_PATTERN = rf"^{_DAY}{_TIME}$"
+STORED_DUE_PATTERN = rf"^{_DAY}(?:{_TIME})?$"
+
+
+class OutOfRange(ValueError):
+    """A well-formed date or instant outside EARLIEST…LATEST."""
 
 
 def format_timestamp(instant: datetime) -> str:
@@ -37,41 +67,50 @@ def from_ms(milliseconds: int) -> datetime:
 
 
 def parse_date(text: str) -> date:
-    """A calendar date written exactly YYYY-MM-DD; raises ValueError otherwise."""
+    """A calendar date written exactly YYYY-MM-DD in the range; raises ValueError otherwise."""
     if not _DATE.fullmatch(text):
         raise ValueError(text)
-    return date.fromisoformat(text)
+    day = date.fromisoformat(text)
+    _check_range(datetime.combine(day, time(), UTC), text)
+    return day
 
 
 def parse_instant(text: str, *, assume_utc: bool = False) -> datetime:
-    """An ISO-8601 date-time with Z or an offset, returned in UTC; raises ValueError otherwise.
+    """An ISO-8601 date-time with Z or an offset, returned in UTC; raises ValueError otherwise
+    (OutOfRange when it is well formed but outside the range).
 
     Without an offset it is refused, unless `assume_utc` says what it means.
     """
     match = _DATETIME.fullmatch(text)
     if not match or (match["zone"] is None and not assume_utc):
         raise ValueError(text)
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))  # ValueError for 25:00, 02-30…
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        instant = parsed.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is in year 0
+        raise OutOfRange(text) from None
+    return _check_range(instant, text)
 
 
 def parse_due(text: str) -> str:
     """Normalise a --due-at value: a date stays as written, an instant becomes UTC ms Z."""
-    text = text.strip()
     try:
+        text = _trimmed(text)
         if _DATE.fullmatch(text):
             parse_date(text)
             return text
         return format_timestamp(parse_instant(text))
+    except OutOfRange:
+        raise
     except ValueError:
         raise ValueError(f"not a due date: {text!r}") from None
 
 
 def parse_bound(text: str) -> datetime:
     """A bound like --due-before: a date means 00:00:00Z of that day; an instant is itself."""
-    text = text.strip()
+    text = _trimmed(text)
     if _DATE.fullmatch(text):
         return datetime.combine(parse_date(text), time(), UTC)
     return parse_instant(text)
@@ -89,3 +128,17 @@ def deadline(due: str) -> datetime:
     if _DATE.fullmatch(due):
         return datetime.combine(date.fromisoformat(due), time(), UTC) + _LAST_MILLISECOND
     return parse_instant(due)
+
+
+def _trimmed(text: str) -> str:
+    """ASCII only: a value that is not ASCII cannot be a date, whatever Unicode says of its
+    digits and spaces."""
+    if not text.isascii():
+        raise ValueError(text)
+    return text.strip()
+
+
+def _check_range(instant: datetime, text: str) -> datetime:
+    if not EARLIEST <= instant <= LATEST:
+        raise OutOfRange(text)
+    return instant

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pydantic_core import to_json as to_json_bytes
 
 from .errors import AppError
+from .text import printable
 
 Envelope = dict[str, Any]
 Payload = dict[str, Any]
@@ -44,9 +45,11 @@ def help_envelope(command: str | None, text: str) -> Envelope:
 
 
 def error_envelope(command: str | None, error: AppError) -> Envelope:
-    body: dict[str, object] = {"code": error.code, "message": error.message}
+    """The message and hint may quote a path or value holding bytes that were not UTF-8: they are
+    shown as \\xNN, so the envelope can always be printed."""
+    body: dict[str, object] = {"code": error.code, "message": printable(error.message)}
     if error.hint:
-        body["hint"] = error.hint
+        body["hint"] = printable(error.hint)
     if error.details is not None:
         body["details"] = error.details
     return {"ok": False, "command": command, "error": body}

@@ -1,4 +1,10 @@
-"""Readable text for --human; the JSON envelope stays the default and the contract."""
+"""Readable text for --human; the JSON envelope stays the default and the contract.
+
+Stored text can never drive the terminal or pose as output of its own: every control character
+but newline and tab, every line or paragraph separator and bidi control, and every byte that was
+not UTF-8 is shown as an escape (\\x1b, \\u202e); and a value of several lines is indented under
+its field, so none of its lines can read as another field.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .envelope import Envelope
+from .text import LAYOUT_CONTROLS
 
-# C0 and C1 controls and DEL, but not newline or tab.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 and C1 controls and DEL (but not newline or tab), layout controls, and lone surrogates.
+_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}\ud800-\udfff]")
 
 # The fields that make a one-line summary of any app's item, in the order they are shown.
 _SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
@@ -48,8 +55,16 @@ def _summary(item: Mapping[str, Any]) -> str:
 
 
 def _details(item: Mapping[str, Any]) -> str:
+    """One field a line, its name first; the further lines of a value are indented under the
+    value, where no field's name ever starts."""
     width = max((len(key) for key in item), default=0)
-    return "\n".join(f"{key.ljust(width)}  {_plain(value)}" for key, value in item.items())
+    indent = " " * (width + 2)
+    lines = []
+    for key, value in item.items():
+        first, *more = _plain(value).split("\n")
+        lines.append(f"{key.ljust(width)}  {first}")
+        lines.extend(indent + line if line else "" for line in more)
+    return "\n".join(lines)
 
 
 def _plain(value: Any) -> str:
@@ -61,6 +76,6 @@ def _plain(value: Any) -> str:
 
 
 def safe(text: str) -> str:
-    """Text with every control character shown as an escape (\\x1b, \\u009b…), so stored text can
-    never drive the terminal. Newlines and tabs stay: they are how text is laid out."""
-    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+    """Text with every character that could drive the terminal or reorder the text shown as an
+    escape (\\x1b, \\u009b, \\u202e…). Newlines and tabs stay: they are how text is laid out."""
+    return _UNSAFE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)

@@ -1,10 +1,20 @@
-"""The note, the shorter shapes lists and searches print, and the state file that holds the notes."""
+"""The note, the shorter shapes lists and searches print, and the state file that holds the notes.
+
+Every field's rule is checked on each load, in the model (pydantic's one pass): its exact type,
+the id form, the length limits, and dates and timestamps as the app writes them. What ties values
+together is checked by `NotesState.problems`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from operator import ge
+from typing import Annotated
+
 from pydantic import Field
 
-from agentic_kit.store import CamelModel, VersionedState
+from agentic_kit.ids import id_pattern
+from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
 
 ID_PREFIX = "nt"
 TITLE_MAX_CHARS = 500
@@ -20,47 +30,69 @@ _DUE = "Follow-up date: YYYY-MM-DD as given, or a UTC instant like 2026-04-05T09
 _CREATED = "UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z."
 _UPDATED = "When the note last changed (UTC, milliseconds)."
 
+NoteId = Annotated[str, Field(pattern=id_pattern(ID_PREFIX), description=_ID)]
+Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS)]
+Tags = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=TAG_MAX_CHARS)]],
+    Field(max_length=TAGS_MAX, description=_TAGS),
+]
+
 
 class Note(CamelModel):
     """One whole note, as add, get, update, append, tag, untag and remove return it."""
 
-    id: str = Field(description=_ID)
-    title: str = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters.")
+    id: NoteId
+    title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters.")
     body: str = Field("", description=f"Any UTF-8 text up to {BODY_MAX_BYTES} bytes, kept byte for byte.")
-    tags: list[str] = Field(default_factory=list, description=_TAGS)
-    due_at: str | None = Field(None, description=_DUE)
-    created_at: str = Field(description=_CREATED)
-    updated_at: str = Field(description=_UPDATED)
+    tags: Tags = Field(default_factory=list)
+    due_at: StoredDue | None = Field(None, description=_DUE)
+    created_at: StoredInstant = Field(description=_CREATED)
+    updated_at: StoredInstant = Field(description=_UPDATED)
 
 
 class NoteSummary(CamelModel):
     """A note in `list` and `due`: the body shortened to an excerpt."""
 
-    id: str = Field(description=_ID)
-    title: str
+    id: NoteId
+    title: Title
     excerpt: str = Field(
         description=f"The body's first {EXCERPT_CHARS} characters, whitespace collapsed; … when cut."
     )
-    tags: list[str] = Field(description=_TAGS)
-    due_at: str | None = Field(description=_DUE)
-    created_at: str = Field(description=_CREATED)
-    updated_at: str = Field(description=_UPDATED)
+    tags: Tags
+    due_at: StoredDue | None = Field(description=_DUE)
+    created_at: StoredInstant = Field(description=_CREATED)
+    updated_at: StoredInstant = Field(description=_UPDATED)
 
 
 class SearchHit(CamelModel):
     """A note in `search`: a snippet of the body around the first match instead of the body."""
 
-    id: str = Field(description=_ID)
-    title: str
+    id: NoteId
+    title: Title
     snippet: str = Field(
         description="Up to about 160 characters of the body around the first match (or its start "
         "when only the title or tags matched), whitespace collapsed; … where cut."
     )
-    tags: list[str] = Field(description=_TAGS)
-    due_at: str | None = Field(description=_DUE)
-    created_at: str = Field(description=_CREATED)
-    updated_at: str = Field(description=_UPDATED)
+    tags: Tags
+    due_at: StoredDue | None = Field(description=_DUE)
+    created_at: StoredInstant = Field(description=_CREATED)
+    updated_at: StoredInstant = Field(description=_UPDATED)
 
 
 class NotesState(VersionedState):
     notes: list[Note] = Field(default_factory=list)
+
+    def entities(self) -> Sequence[Note]:
+        return self.notes
+
+    def problems(self) -> Iterator[str]:
+        yield from super().problems()
+        for note in self.notes:
+            tags = note.tags
+            if len(tags) > 1 and any(map(ge, tags, tags[1:])):  # some tag is not below the next
+                yield f"the tags of {note.id} are not unique and sorted"
+                return
+            # Four bytes a character at most: only a long body needs encoding to be measured.
+            if len(note.body) * 4 > BODY_MAX_BYTES and len(note.body.encode()) > BODY_MAX_BYTES:
+                yield f"the body of {note.id} is over {BODY_MAX_BYTES} bytes"
+                return

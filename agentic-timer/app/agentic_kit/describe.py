@@ -15,7 +15,8 @@ def describe_app(group: Any, traits: dict[str, tuple[bool, bool]]) -> dict[str, 
     commands = []
     for name, command in group.commands.items():
         mutates, confirmation = traits.get(name, (False, False))
-        parameters = [param for param in command.params if param.name != "help"]
+        # --help and --human are the runner's, the same on every command: not the command's own.
+        parameters = [param for param in command.params if param.name not in ("help", "human")]
         commands.append(
             {
                 "name": name,

@@ -4,12 +4,12 @@ VALIDATION_ERROR. Apps call them before touching the state, so bad input never t
 from __future__ import annotations
 
 import sys
-import unicodedata
 from datetime import datetime
 from pathlib import Path
 
-from .dates import DUE_FORMATS, parse_bound, parse_due
-from .errors import validation_error
+from .dates import DUE_FORMATS, RANGE, OutOfRange, parse_bound, parse_due
+from .errors import AppError, validation_error
+from .text import NOT_ONE_LINE
 
 STDIN_PATH = "-"
 
@@ -22,11 +22,17 @@ def check_text(
     required: bool = False,
     single_line: bool = False,
 ) -> str:
-    """The value as given (a single-line field is trimmed), or VALIDATION_ERROR."""
+    """The value as given (a single-line field is trimmed), or VALIDATION_ERROR.
+
+    A single-line field refuses control characters, line and paragraph separators, and bidi
+    controls (text.NOT_ONE_LINE): nothing in it can start a new line or reorder what is shown.
+    """
     if single_line:
         value = value.strip()
-        if any(unicodedata.category(char) == "Cc" for char in value):
-            raise validation_error(f"{field} must be one line without control characters.")
+        if NOT_ONE_LINE.search(value):
+            raise validation_error(
+                f"{field} must be one line, without control, line-separator or bidi-control characters."
+            )
     if required and not value.strip():
         raise validation_error(f"{field} must not be empty.")
     if len(value) > max_chars:
@@ -41,16 +47,22 @@ def check_due(option: str, value: str) -> str:
     """A due date or instant, normalised (see dates.parse_due)."""
     try:
         return parse_due(value)
-    except ValueError:
-        raise validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.") from None
+    except ValueError as error:
+        raise _bad_date(option, value, error) from None
 
 
 def check_bound(option: str, value: str) -> datetime:
     """A date or instant used as a bound, as a UTC instant (see dates.parse_bound)."""
     try:
         return parse_bound(value)
-    except ValueError:
-        raise validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.") from None
+    except ValueError as error:
+        raise _bad_date(option, value, error) from None
+
+
+def _bad_date(option: str, value: str, error: ValueError) -> AppError:
+    if isinstance(error, OutOfRange):
+        return validation_error(f"{option} {value!r} is outside the dates the apps keep ({RANGE}).")
+    return validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.")
 
 
 def read_text_source(option: str, source: str, *, max_bytes: int) -> str:

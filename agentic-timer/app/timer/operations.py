@@ -5,7 +5,9 @@
                  └──────stop────────┴──► stopped (final)
 
 Pausing a paused timer, resuming a running one, and pausing or resuming a stopped one are
-CONFLICTs. Stopping a stopped timer succeeds and changes nothing.
+CONFLICTs. Stopping a stopped timer succeeds and changes nothing. A timer's moments only move
+forward: a change at a clock before its last change (updatedAt) is a CONFLICT too, so no paused
+span is negative and every figure computed from the timer stays inside the calendar.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def due_timers(state: TimerState, now_ms: int) -> list[Timer]:
 def pause_timer(timer: Timer, *, now: str) -> None:
     if timer.status != "running":
         raise _conflict(timer, "pause", "resume it" if timer.status == "paused" else None)
+    _check_clock(timer, "pause", now)
     timer.status = "paused"
     timer.paused_at = now
     timer.updated_at = now
@@ -63,6 +66,7 @@ def pause_timer(timer: Timer, *, now: str) -> None:
 def resume_timer(timer: Timer, *, now: str) -> None:
     if timer.status != "paused" or timer.paused_at is None:
         raise _conflict(timer, "resume", "pause it first" if timer.status == "running" else None)
+    _check_clock(timer, "resume", now)
     timer.paused_ms += ms(now) - ms(timer.paused_at)  # the due time moves by the paused span
     timer.status = "running"
     timer.paused_at = None
@@ -73,6 +77,7 @@ def stop_timer(timer: Timer, *, now: str) -> None:
     """Final. Stopping a stopped timer changes nothing, so a retried stop is harmless."""
     if timer.status == "stopped":
         return
+    _check_clock(timer, "stop", now)
     if timer.paused_at is not None:
         timer.paused_ms += ms(now) - ms(timer.paused_at)  # a pause ends where the timer stops
         timer.paused_at = None
@@ -84,6 +89,17 @@ def stop_timer(timer: Timer, *, now: str) -> None:
 def remove_timer(state: TimerState, timer: Timer) -> None:
     # The ID counter is untouched, so the removed timer's ID is never handed out again.
     state.timers = [kept for kept in state.timers if kept is not timer]
+
+
+def _check_clock(timer: Timer, action: str, now: str) -> None:
+    # Both are timestamps of the stored form, which compare as text in the order of their instants.
+    if now < timer.updated_at:
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"Cannot {action} timer {timer.id}: the clock reads {now}, before its last change at "
+            f"{timer.updated_at}.",
+            "A timer's moments only move forward: check the clock (AGENTIC_NOW).",
+        )
 
 
 def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:

@@ -5,18 +5,23 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from .dates import format_timestamp, parse_instant
+from .dates import RANGE, OutOfRange, format_timestamp, parse_instant
 from .errors import validation_error
 
 NOW_ENV = "AGENTIC_NOW"
 
 
 def now() -> datetime:
-    """The current instant in UTC, or AGENTIC_NOW when it is set."""
+    """The current instant in UTC, or AGENTIC_NOW when it is set (within the dates' range)."""
     override = os.environ.get(NOW_ENV)
     if override:
         try:
             return parse_instant(override, assume_utc=True)
+        except OutOfRange:
+            raise validation_error(
+                f"{NOW_ENV}={override!r} is outside the dates the apps keep ({RANGE}).",
+                f"Unset {NOW_ENV}, or set it like 2026-04-01T09:30:00Z.",
+            ) from None
         except ValueError:
             raise validation_error(
                 f"{NOW_ENV}={override!r} is not an ISO-8601 date-time.",

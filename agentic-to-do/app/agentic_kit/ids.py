@@ -1,13 +1,16 @@
-"""IDs: a prefix and a counter kept in the state, so an ID is never handed out twice; and finding
-an entity by its ID."""
+"""IDs: a prefix and a counter kept in the state, so an ID is never handed out twice; the one form
+an ID takes; and finding an entity by its ID."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .errors import not_found, validation_error
+
+# The largest integer every JSON reader keeps exactly (2**53 - 1): no ID counts past it.
+MAX_ID = 9_007_199_254_740_991
 
 
 class HasId(Protocol):
@@ -23,9 +26,15 @@ def format_id(prefix: str, number: int) -> str:
     return f"{prefix}_{number:04d}"
 
 
+def id_pattern(prefix: str) -> str:
+    """The IDs format_id makes, and only those: ASCII digits, four at least (16 at most: MAX_ID
+    has 16), no extra leading zero."""
+    return rf"^{re.escape(prefix)}_(?:[0-9]{{4}}|[1-9][0-9]{{4,15}})$"
+
+
 def check_id(prefix: str, text: str) -> str:
     """The ID as given, or VALIDATION_ERROR when it cannot be an ID of this app."""
-    if not re.fullmatch(rf"{re.escape(prefix)}_\d{{4,}}", text):
+    if not re.fullmatch(rf"{re.escape(prefix)}_[0-9]{{4,}}", text):
         raise validation_error(
             f"{text!r} is not a valid id; ids look like {format_id(prefix, 1)}.",
             "Use an id exactly as a previous command returned it.",
@@ -39,3 +48,20 @@ def find_by_id(entities: Iterable[EntityT], entity_id: str, entity: str) -> Enti
         if candidate.id == entity_id:
             return candidate
     raise not_found(entity, entity_id)
+
+
+def id_problems(entities: Sequence[HasId], next_id: int) -> Iterator[str]:
+    """What is wrong with a state's IDs (already of id_pattern's form): each is new, so they grow
+    in the order the entities are kept (the order they were made), and the counter is past them."""
+    # In id_pattern's one form a longer number is a larger one, and equal lengths compare as text:
+    # no int() for each of 10,000 IDs.
+    previous, previous_length = "", 0
+    for entity in entities:
+        entity_id = entity.id
+        length = len(entity_id)
+        if length < previous_length or (length == previous_length and entity_id <= previous):
+            yield f"id {entity_id} does not come after the id before it (ids are unique and kept in order)"
+            return
+        previous, previous_length = entity_id, length
+    if entities and next_id <= int(previous.rpartition("_")[2]):
+        yield f"nextId {next_id} is not above the highest id, {previous}"

@@ -1,12 +1,19 @@
-"""The to-do item and the state file that holds the items."""
+"""The to-do item and the state file that holds the items.
+
+Every field's rule is checked on each load, in the model (pydantic's one pass): its exact type,
+the id form, the length limits, and dates and timestamps as the app writes them. What ties fields
+together is checked by `TodoState.problems`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from pydantic import Field
 
-from agentic_kit.store import CamelModel, VersionedState
+from agentic_kit.ids import id_pattern
+from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
 
 ID_PREFIX = "td"
 TITLE_MAX_CHARS = 500
@@ -18,17 +25,37 @@ Status = Literal["open", "completed"]
 class TodoItem(CamelModel):
     """One to-do; the field order here is the field order in every envelope."""
 
-    id: str = Field(description="td_0001, td_0002, …; never reused, also after a remove.")
-    title: str = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters.")
-    description: str = Field("", description=f"Free text up to {DESCRIPTION_MAX_CHARS} characters.")
+    id: str = Field(
+        pattern=id_pattern(ID_PREFIX), description="td_0001, td_0002, …; never reused, also after a remove."
+    )
+    title: str = Field(
+        min_length=1, max_length=TITLE_MAX_CHARS, description=f"One line, 1 to {TITLE_MAX_CHARS} characters."
+    )
+    description: str = Field(
+        "",
+        max_length=DESCRIPTION_MAX_CHARS,
+        description=f"Free text up to {DESCRIPTION_MAX_CHARS} characters.",
+    )
     status: Status = Field("open", description="open or completed.")
-    due_at: str | None = Field(
+    due_at: StoredDue | None = Field(
         None, description="YYYY-MM-DD as given, or a UTC instant like 2026-04-05T09:00:00.000Z."
     )
-    created_at: str = Field(description="UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z.")
-    updated_at: str = Field(description="When a field last changed (UTC, milliseconds).")
-    completed_at: str | None = Field(None, description="When it was completed; null while open.")
+    created_at: StoredInstant = Field(
+        description="UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z."
+    )
+    updated_at: StoredInstant = Field(description="When a field last changed (UTC, milliseconds).")
+    completed_at: StoredInstant | None = Field(None, description="When it was completed; null while open.")
 
 
 class TodoState(VersionedState):
     items: list[TodoItem] = Field(default_factory=list)
+
+    def entities(self) -> Sequence[TodoItem]:
+        return self.items
+
+    def problems(self) -> Iterator[str]:
+        yield from super().problems()
+        for item in self.items:
+            if (item.status == "completed") != (item.completed_at is not None):
+                yield f"{item.id} is {item.status} but its completedAt is {item.completed_at or 'null'}"
+                return

@@ -11,12 +11,18 @@ payload that the kit's runner prints as exactly one JSON envelope.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
-from typing import Annotated
 
-APP_DIR = Path(__file__).resolve().parent
-sys.path.insert(0, str(APP_DIR))  # the vendored kit and the domain live beside this file
+# First of all, before the slow imports, so that an interrupt during start-up ends the run quietly
+# too. The vendored kit and the domain live beside this file.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from agentic_kit import interrupts
+
+interrupts.end_runs_quietly(__name__)
+
+from pathlib import Path  # noqa: E402
+from typing import Annotated  # noqa: E402
 
 import typer  # noqa: E402
 
@@ -30,6 +36,7 @@ from agentic_kit.ids import check_id  # noqa: E402
 from agentic_kit.inputs import check_text  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 
+APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "__ENV__"
 STATE_FILE_NAME = "entries.json"
 ENTITY_MODEL = Entry  # what schemas/ describes as the item

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import Field
 
 from agentic_kit.store import CamelModel, VersionedState
@@ -20,3 +22,7 @@ class Entry(CamelModel):
 
 class EntriesState(VersionedState):
     entries: list[Entry] = Field(default_factory=list)
+
+    def entities(self) -> Sequence[Entry]:
+        """What the store checks on every load: ids unique, in order, and below nextId."""
+        return self.entries
