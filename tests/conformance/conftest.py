@@ -1,0 +1,54 @@
+"""The conformance cases, loaded once, and adapters that run in this process (fast: only the apps
+they run are processes of their own)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+
+from agentapps import cli, human
+from agentapps.conformance import Adapter, Case, Reply, case_files, load_case
+from agentic_kit import runner
+
+SUITE = Path(__file__).resolve().parents[2]
+COLLECTION = SUITE / "conformance"
+CASES = [load_case(path) for path in case_files([COLLECTION / "cases"])]
+NODE_ADAPTER = COLLECTION / "adapters" / "minimal-runtime.mjs"
+
+
+def cases_named(*names: str) -> list[Case]:
+    return [case for case in CASES if case.name in names]
+
+
+def agentapps_main(argv: list[str]) -> int:
+    """The agentapps console script, in this process."""
+    return runner.run(cli.app, argv, human.render)
+
+
+def in_process(main: Callable[[list[str]], int]) -> Adapter:
+    """An adapter that is a function of this process: its environment is swapped in for the call,
+    its stdout captured. Calls cannot overlap (the environment is the process's), so run its
+    cases one at a time."""
+
+    def call(argv: list[str], env: Mapping[str, str], stdin: bytes, limit: float) -> Reply:
+        out = io.StringIO()
+        with _environment(env), contextlib.redirect_stdout(out):
+            status = main(argv)
+        return Reply(status, out.getvalue().encode("utf-8"), b"")
+
+    return call
+
+
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
