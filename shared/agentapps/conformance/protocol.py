@@ -126,5 +126,10 @@ def read_answer(case: Case, step: dict[str, Any], reply: Reply) -> tuple[Any, li
     if document is NOT_JSON:
         excerpt = stdout.strip()[:200] or "(nothing)"
         return NOT_JSON, [f"protocol: the adapter's stdout is not one JSON document: {excerpt}"]
-    validator = schema_validator(case.collection / PROTOCOL_SCHEMA, operation_of(step))
+    operation = operation_of(step)
+    refused = isinstance(document, dict) and document.get("ok") is False
+    # A run relays the app's own document, whatever its shape, so only a catalog or an
+    # activation is known to be the runtime's refusal.
+    definition = "refusal" if refused and operation != "run" else operation
+    validator = schema_validator(case.collection / PROTOCOL_SCHEMA, definition)
     return document, [f"protocol: {problem}" for problem in schema_problems(validator, document)]
