@@ -5,22 +5,34 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from agentapps import cli, human
-from agentapps.conformance import Adapter, Case, Reply, case_files, load_case
+from agentapps.conformance import Adapter, Reply, case_files, load_case
 from agentic_kit import runner
 
 SUITE = Path(__file__).resolve().parents[2]
 COLLECTION = SUITE / "conformance"
 CASES = [load_case(path) for path in case_files([COLLECTION / "cases"])]
 NODE_ADAPTER = COLLECTION / "adapters" / "minimal-runtime.mjs"
+AGENTAPPS = str(Path(sys.executable).parent / "agentapps")  # the console script, an adapter itself
 
 
-def cases_named(*names: str) -> list[Case]:
-    return [case for case in CASES if case.name in names]
+def conformance(*args: str) -> tuple[int, dict[str, Any]]:
+    """`agentapps conformance ...` in this process; the adapter it runs is a process of its own."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = runner.run(cli.app, ["conformance", *args], human.render)
+    return status, json.loads(out.getvalue())
+
+
+def results_of(envelope: dict[str, Any]) -> list[dict[str, Any]]:
+    return envelope["items"] if envelope["ok"] else envelope["error"]["details"]["items"]  # type: ignore[no-any-return]
 
 
 def agentapps_main(argv: list[str]) -> int:

@@ -5,24 +5,27 @@ what differs."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from agentapps import cli, human
 from agentapps.conformance import Case, CaseResult, run_case, run_cases
-from agentic_kit import runner
 
 from .adapters import ignores_trust, lets_a_leading_flag_skip_the_gate, reads_the_body_at_catalog
-from .conftest import CASES, NODE_ADAPTER, SUITE, agentapps_main, in_process
+from .conftest import (
+    AGENTAPPS,
+    CASES,
+    NODE_ADAPTER,
+    SUITE,
+    agentapps_main,
+    conformance,
+    in_process,
+    results_of,
+)
 
-AGENTAPPS = str(Path(sys.executable).parent / "agentapps")
 # What the minimal runtime leaves out on purpose (its header says so): all suite cases.
 NODE_LEAVES_OUT = {
     "activate/a-document-past-1-mib-is-package-invalid": "answer.ok: expected false, got true",
@@ -60,18 +63,6 @@ WRONG_ADAPTERS: dict[Callable[[list[str]], int], dict[str, str]] = {
         "run/an-option-before-the-command-is-a-usage-error": "exit status: expected 2, got 0",
     },
 }
-
-
-def conformance(*args: str) -> tuple[int, dict[str, Any]]:
-    """`agentapps conformance ...` in this process; the adapter it runs is a process of its own."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = runner.run(cli.app, ["conformance", *args], human.render)
-    return status, json.loads(out.getvalue())
-
-
-def results_of(envelope: dict[str, Any]) -> list[dict[str, Any]]:
-    return envelope["items"] if envelope["ok"] else envelope["error"]["details"]["items"]  # type: ignore[no-any-return]
 
 
 def explain(result: CaseResult) -> str:
