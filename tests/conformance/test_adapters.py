@@ -95,6 +95,10 @@ def test_the_minimal_node_runtime_passes_every_required_case_and_leaves_out_the_
     assert all(results[name]["level"] == "suite" for name in NODE_LEAVES_OUT)
     for name, difference in NODE_LEAVES_OUT.items():
         assert difference in results[name]["failure"]["differences"], results[name]
+    passed, required = len(CASES) - len(NODE_LEAVES_OUT), sum(case.level == "required" for case in CASES)
+    node = "node conformance/adapters/minimal-runtime.mjs"
+    badge = f"{node}: {passed}/{len(CASES)} cases, {required}/{required} required"
+    assert f"\n{badge}\n" in (SUITE / "README.md").read_text(encoding="utf-8")  # the README quotes it
 
 
 def test_the_minimal_node_runtime_passes_with_required_alone() -> None:
