@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from agentapps import cli, human
+from agentic_kit import runner
+
 from .conftest import AGENTAPPS, COLLECTION, conformance
 
 CASES_DIR = COLLECTION / "cases"
@@ -124,3 +127,14 @@ def test_a_file_that_is_not_a_case_is_a_validation_error_naming_it(tmp_path: Pat
     assert (status, envelope["error"]["code"]) == (3, "VALIDATION_ERROR")
     assert envelope["error"]["message"].startswith(f"{bad}: not a case: ")
     assert "(top): 'steps' is a required property" in envelope["error"]["message"]
+
+
+def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["conformance", "--human", "--runtime", "/no/such/adapter", str(TRUST_CASES[1])]
+    assert runner.run(cli.app, args, human.render) == 15
+    assert capsys.readouterr().out == (
+        "run\n"
+        "  FAIL  suite     an-untrusted-package-runs-only-with-approval\n"
+        "        the adapter cannot start: /no/such/adapter: No such file or directory\n"
+        "/no/such/adapter: 0/1 cases, 0/0 required\n"
+    )
