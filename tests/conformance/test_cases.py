@@ -220,6 +220,20 @@ def test_an_answer_that_breaks_the_protocol_is_a_difference(
     assert result.failure.differences == [difference]
 
 
+def test_a_protocol_problem_shows_the_case_folder_as_a_token(collection: Path) -> None:
+    def prints_its_root(argv: list[str], env: Mapping[str, str], stdin: bytes, limit: float) -> Reply:
+        return Reply(0, f"scanning {argv[-1]}".encode(), b"")
+
+    result = run_case(
+        load_case(write_case(collection, [{"catalog": {}, "expect": {"exit": 0}}])), prints_its_root
+    )
+    assert result.failure is not None
+    assert result.failure.differences == [
+        "protocol: the adapter's stdout is not one JSON document: scanning {case}/packages"
+    ]
+    assert result.failure.stdout == "scanning {case}/packages"
+
+
 def test_absent_types_and_catalog_entries_say_where_they_differ(collection: Path) -> None:
     entry = {"source": "{case}", "trust": "trusted", "status": "broken"}
     expect = {

@@ -132,7 +132,8 @@ def run_step(
     except AdapterTimedOut:
         limit = f"{call_limit(step):g}"
         return StepFailure(number, shown(argv, space), [f"the adapter did not answer within {limit} s"])
-    raw, found = read_answer(case, step, reply)
+    raw, problems = read_answer(case, step, reply)
+    found = [space.tokenised(problem) for problem in problems]
     view = catalog_view(raw, space) if operation_of(step) == "catalog" else {}
     answer = NOT_JSON if raw is NOT_JSON else space.tokenised(raw)
     changed = changed_paths(before, space.snapshot()) if watched else []
