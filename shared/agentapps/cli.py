@@ -329,9 +329,6 @@ def replay(
     return list_payload(reports)
 
 
-CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases"
-
-
 @app.command()
 def conformance(
     runtime: Annotated[
@@ -368,9 +365,9 @@ def conformance(
     The adapter runs the packages the cases name (copies, in a fresh folder per case), so the
     trust rule applies to the suite the cases come from.
     """
-    from .conformance import CaseError, case_files, command_adapter, load_case, run_cases
+    from .conformance import SUITE_COLLECTION, CaseError, case_files, command_adapter, load_case, run_cases
 
-    paths = cases or [CASES]
+    paths = cases or [SUITE_COLLECTION]
     for path in paths:
         if not path.exists():
             raise AppError(ErrorCode.NOT_FOUND, f"No case at {path}.")

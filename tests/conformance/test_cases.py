@@ -350,6 +350,10 @@ def test_a_case_outside_any_collection_is_refused(tmp_path: Path) -> None:
         load_case(path)
 
 
-def test_case_files_are_the_json_files_under_a_folder_but_the_schemas(collection: Path) -> None:
+def test_the_case_files_of_a_collection_are_the_json_files_under_its_cases(collection: Path) -> None:
     path = write_case(collection, [LIST])
-    assert case_files([collection]) == [path]
+    package_file = collection / "packages" / "p" / "app" / "data.json"
+    package_file.parent.mkdir(parents=True)
+    package_file.write_text("{}")
+    assert case_files([collection]) == case_files([collection / "cases"]) == [path]
+    assert case_files([collection / "packages"]) == [package_file]  # named, it is taken at its word

@@ -17,12 +17,13 @@ pass or every difference by JSON path (expectations.py), and a summary line.
 
 from __future__ import annotations
 
-from .cases import Case, CaseError, case_files, load_case
+from .cases import SUITE_COLLECTION, Case, CaseError, case_files, load_case
 from .protocol import Adapter, AdapterCannotStart, AdapterTimedOut, Reply, command_adapter
 from .report import human_report
 from .suite import CaseResult, ConformanceRun, run_case, run_cases
 
 __all__ = [
+    "SUITE_COLLECTION",
     "Adapter",
     "AdapterCannotStart",
     "AdapterTimedOut",

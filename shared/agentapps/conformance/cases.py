@@ -20,6 +20,8 @@ from ..scenarios import MAX_TEXT_CHARS, text_length
 CASE_SCHEMA = "case.schema.json"
 PROTOCOL_SCHEMA = "protocol.schema.json"
 OPERATIONS = ("catalog", "activate", "run")
+# This suite's own collection, in the checkout the toolkit runs from.
+SUITE_COLLECTION = Path(__file__).resolve().parents[3] / "conformance"
 
 
 class CaseError(ValueError):
@@ -70,9 +72,12 @@ def operation_of(step: dict[str, Any]) -> str:
 
 
 def case_files(paths: Iterable[Path]) -> list[Path]:
-    """The .json files named, and every case file under the folders named (not the schemas), sorted."""
+    """The .json files named, and every case file under the folders named (not the schemas), sorted;
+    for a collection's own folder, the cases under its cases/ (not its packages' files)."""
     found: list[Path] = []
     for path in paths:
+        if (path / CASE_SCHEMA).is_file():
+            path = path / "cases"
         if path.is_dir():
             found += sorted(
                 candidate for candidate in path.rglob("*.json") if not candidate.name.endswith(".schema.json")
