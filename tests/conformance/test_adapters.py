@@ -101,16 +101,6 @@ def test_the_minimal_node_runtime_passes_every_required_case_and_leaves_out_the_
     assert f"\n{badge}\n" in (SUITE / "README.md").read_text(encoding="utf-8")  # the README quotes it
 
 
-def test_the_minimal_node_runtime_passes_with_required_alone() -> None:
-    status, envelope = conformance("--runtime", f"node {NODE_ADAPTER}", "--required", "--jobs", "2")
-    required = sum(case.level == "required" for case in CASES)
-    assert status == 0
-    assert (
-        envelope["summary"]["summary"]
-        == f"node {NODE_ADAPTER}: {required}/{required} cases, {required}/{required} required"
-    )
-
-
 @pytest.mark.parametrize(
     "main", WRONG_ADAPTERS, ids=[main.__module__.rsplit(".", 1)[-1] for main in WRONG_ADAPTERS]
 )
