@@ -31,7 +31,7 @@ from agentic_kit import runner  # noqa: E402
 from agentic_kit.clock import now, timestamp  # noqa: E402
 from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
 from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
-from agentic_kit.inputs import check_bound, check_due, read_text_source  # noqa: E402
+from agentic_kit.inputs import check_bound, check_due, count, file_path, read_text_source  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from notes import inputs, operations  # noqa: E402
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit  # noqa: E402
@@ -46,9 +46,9 @@ app = runner.new_app("Agentic Notes: persistent notes to search, tag and follow 
 
 NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001.")]
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
-Limit = Annotated[int | None, typer.Option(min=0, help="Show at most N notes.")]
+Limit = Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N notes.")]
 BodyText = Annotated[str | None, typer.Option("--body", help="The body text.")]
-BodyFile = Annotated[str | None, typer.Option("--body-file", help="Read the body from a file; - for stdin.")]
+BodyFile = Annotated[str | None, typer.Option("--body-file", parser=file_path, metavar="PATH", help="Read the body from a file; - for stdin.")]
 DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO date-time with offset.")]
 
 

@@ -180,9 +180,24 @@ def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelop
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_gone()
     return status
+
+
+def _stdout_gone() -> None:
+    """The reader closed stdout before the answer: nothing more can be said, and the exit status
+    still tells the outcome. stdout now points at /dev/null, so the interpreter's last flush at
+    exit cannot fail again with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # an in-process stdout without a descriptor: nothing is flushed at exit
 
 
 def _invoke(
