@@ -48,7 +48,12 @@ NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
 Limit = Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N notes.")]
 BodyText = Annotated[str | None, typer.Option("--body", help="The body text.")]
-BodyFile = Annotated[str | None, typer.Option("--body-file", parser=file_path, metavar="PATH", help="Read the body from a file; - for stdin.")]
+BodyFile = Annotated[
+    str | None,
+    typer.Option(
+        "--body-file", parser=file_path, metavar="PATH", help="Read the body from a file; - for stdin."
+    ),
+]
 DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO date-time with offset.")]
 
 

@@ -94,7 +94,9 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
-    limit: Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N timers.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N timers.")
+    ] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())

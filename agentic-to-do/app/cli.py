@@ -84,7 +84,9 @@ def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
     due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
-    limit: Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N items.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N items.")
+    ] = None,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None

@@ -61,7 +61,11 @@ def add(text: Annotated[str, typer.Argument(help="The entry (one line).")]) -> P
 
 
 @app.command("list")
-def list_entries(limit: Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N entries.")] = None) -> Payload:
+def list_entries(
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N entries.")
+    ] = None,
+) -> Payload:
     """List entries in the order they were added."""
     entries = store().load().entries
     return list_payload(entries) if limit is None else list_payload(entries[:limit], total=len(entries))
