@@ -32,7 +32,8 @@ import typer
 
 from agentic_kit import runner
 from agentic_kit.envelope import Passthrough, Payload, item_payload, list_payload
-from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.errors import AppError, ErrorCode, validation_error
+from agentic_kit.text import undecodable_byte
 
 from . import human
 from .environment import check_names, package_environment
@@ -108,7 +109,14 @@ def load_package(path: Path) -> Package:
         raise AppError(
             ErrorCode.NOT_FOUND, f"No package at {path}: it has no APP.md.", "Run `catalog` to find packages."
         )
-    package = Package(path.resolve())
+    resolved = path.resolve()
+    byte = undecodable_byte(str(resolved))
+    if byte is not None:
+        raise validation_error(
+            f"The package's path is not UTF-8 text (it holds the byte {byte}).",
+            "Rename its folder with UTF-8 text; a runtime reports paths in JSON.",
+        )
+    package = Package(resolved)
     try:
         package.manifest  # noqa: B018 - parse now, so a broken package is reported here
     except ManifestError as error:

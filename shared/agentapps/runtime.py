@@ -41,6 +41,7 @@ from .manifest import (
     load_app_manifest,
     load_skill_manifest,
     open_regular_file,
+    package_file,
     read_body,
     read_frontmatter,
     skill_path,
@@ -53,6 +54,8 @@ DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 24 * 60 * 60.0
 DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
 MAX_SCHEMA_BYTES = 16 * 1024 * 1024  # a schema file larger than this is not read
+# What activation returns at most: the APP.md body and the skills' bodies together.
+MAX_ACTIVATION_BYTES = 4 * 1024 * 1024
 SHELL = "/bin/sh"
 # An app's document may nest arrays and objects this deep; deeper is a CONTRACT_VIOLATION, so no
 # parser, validator or comparison of the runtime's can run out of stack on it.
@@ -153,7 +156,7 @@ class Package:
             if not os.path.lexists(path):
                 continue
             try:
-                schema = read_json_file(path)
+                schema = read_json_file(package_file(self.root, Path("schemas") / name))
                 Draft202012Validator.check_schema(schema)
             except (ManifestError, ValueError, SchemaError):
                 continue  # schemas/ is optional and its format the package's own; check reports it
@@ -473,8 +476,15 @@ def catalog_entry(package_root: Path) -> dict[str, Any]:
     """Tier 1: what the frontmatter says, read without the body. `status` is ok, broken (with
     the problem) or unsupported (a schema other than v1: its fields as written, if any)."""
     entry: dict[str, Any] = {"source": str(package_root), "trust": trust_level(package_root)}
-    path = package_root / "APP.md"
+
+    def broken(problem: str) -> dict[str, Any]:
+        return {**entry, "status": "broken", "problem": problem, **dict.fromkeys(CATALOG_FIELDS)}
+
+    byte = undecodable_byte(str(package_root))
+    if byte is not None:  # its source is shown with \xNN escapes
+        return broken(f"its path is not UTF-8 text (it holds the byte {byte}).")
     try:
+        path = package_file(package_root, "APP.md")
         data = read_frontmatter(path)
         check_schema(data, path)
         manifest = app_manifest_from(data, path)
@@ -482,20 +492,26 @@ def catalog_entry(package_root: Path) -> dict[str, Any]:
         fields = {name: data.get(name) for name in CATALOG_FIELDS}
         return {**entry, "status": "unsupported", "problem": str(error), **fields}
     except ManifestError as error:
-        return {**entry, "status": "broken", "problem": str(error), **dict.fromkeys(CATALOG_FIELDS)}
+        return broken(str(error))
+    except Exception as error:  # noqa: BLE001 - one package never stops a scan, whatever it holds
+        return broken(f"its APP.md cannot be read ({type(error).__name__}: {error}).")
     listed = manifest.model_dump(by_alias=True)
     return {**entry, "status": "ok", "problem": None, **{name: listed[name] for name in CATALOG_FIELDS}}
 
 
 def activate(package: Package) -> dict[str, Any]:
     """Tier 2: the APP.md frontmatter (every key, unknown ones too) and body, and every listed
-    skill, frontmatter and body. ManifestError when a document cannot be read or a skill does not
-    resolve or does not fit Agent Skills."""
+    skill, frontmatter and body. ManifestError when a document cannot be read, resolves outside
+    the package, a skill does not resolve or does not fit Agent Skills, or the bodies together
+    pass MAX_ACTIVATION_BYTES."""
+    body = read_body(package_file(package.root, "APP.md"))
+    size = len(body.encode())
     skills = []
     for shortname in package.manifest.skills:
         path = skill_path(package.root, shortname)
         if not os.path.lexists(path):
             raise ManifestError(f"skill {shortname!r} does not resolve: {path} is missing.")
+        package_file(package.root, path.relative_to(package.root))
         skill = load_skill_manifest(path)
         if skill.name != shortname:
             raise ManifestError(f"{path}: name {skill.name!r} is not its folder's name {shortname!r}.")
@@ -507,12 +523,18 @@ def activate(package: Package) -> dict[str, Any]:
                 "body": read_body(path),
             }
         )
+        size += len(skills[-1]["body"].encode())
+        if size > MAX_ACTIVATION_BYTES:
+            raise ManifestError(
+                f"{package.root}: APP.md and its skills hold more than {MAX_ACTIVATION_BYTES} bytes "
+                "together; activation returns at most that much."
+            )
     return {
         "source": str(package.root),
         "slug": package.manifest.slug,
         "name": package.manifest.name,
         "version": package.manifest.version,
         "frontmatter": package.manifest.model_dump(by_alias=True, exclude_none=True),
-        "body": read_body(package.root / "APP.md"),
+        "body": body,
         "skills": skills,
     }

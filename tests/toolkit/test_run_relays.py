@@ -100,16 +100,12 @@ def test_human_text_renders_any_relayed_document(
     assert (status, json.loads(text)) == (1 if failed else 0, document)
 
 
-def test_a_write_whose_answer_breaks_the_contract_says_it_may_have_taken_effect(
-    agentapps: Callable[..., ToolkitResult],
-) -> None:
-    """`--human` after the command is the app's business (the runtime does not parse options):
-    the to-do is written, the text is no JSON, and the error must not invite a blind retry."""
+def test_human_is_refused_before_the_app_runs(agentapps: Callable[..., ToolkitResult]) -> None:
+    """The app would write the to-do, then print text the runtime cannot relay; an agent told only
+    "contract violation" would retry and write it twice. Refused first, nothing is written."""
     result = agentapps("run", str(SUITE / "agentic-to-do"), "--", "add", "x", "--human")
-    assert (result.exit_status, result.error_code) == (11, "CONTRACT_VIOLATION")
-    assert "may have taken effect" in result.envelope["error"]["message"]
-    assert result.envelope["error"]["hint"].startswith("Do not retry blindly")
-    assert agentapps("run", str(SUITE / "agentic-to-do"), "--", "list").envelope["count"] == 1
+    assert (result.exit_status, result.error_code) == (2, "USAGE_ERROR")
+    assert agentapps("run", str(SUITE / "agentic-to-do"), "--", "list").envelope["count"] == 0
 
 
 def test_an_argument_that_is_not_utf8_is_a_validation_error_and_runs_nothing(
