@@ -304,7 +304,7 @@ def read_document(stdout: str) -> tuple[Any, str | None]:
         return NOT_JSON, f"stdout is nested deeper than {MAX_NESTING} levels"
     except ValueError as error:
         return NOT_JSON, f"stdout is not exactly one JSON document ({error})"
-    if stdout.count("[") + stdout.count("{") > MAX_NESTING and _nesting(document) > MAX_NESTING:
+    if stdout.count("[") + stdout.count("{") > MAX_NESTING and nesting(document) > MAX_NESTING:
         return NOT_JSON, f"stdout is nested deeper than {MAX_NESTING} levels"
     if _SURROGATE_ESCAPE.search(stdout):
         try:
@@ -315,7 +315,7 @@ def read_document(stdout: str) -> tuple[Any, str | None]:
     return document, None
 
 
-def _nesting(document: Any) -> int:
+def nesting(document: Any) -> int:
     """How deep arrays and objects nest in the document, without recursion."""
     deepest = 0
     stack = [(document, 1)]
