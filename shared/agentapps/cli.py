@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -180,9 +181,24 @@ def run(
     require_trust([loaded.root], approve)
     require_confirmation(argv, loaded.manifest, approve)
     document, status = run_and_relay(
-        loaded, argv, env=package_environment(names), timeout=timeout, max_output=max_output
+        loaded,
+        argv,
+        env=package_environment(names),
+        stdin=_own_stdin(),
+        timeout=timeout,
+        max_output=max_output,
     )
     return Passthrough(document, status)
+
+
+def _own_stdin() -> int | None:
+    """This process's stdin, for the app to read as it is (`--body-file -`); none (an empty stream)
+    when it is a terminal, which no one would type an app's input into, or has no descriptor."""
+    try:
+        descriptor = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return None if os.isatty(descriptor) else descriptor
 
 
 @app.command()
@@ -389,7 +405,6 @@ def mcp_command(
 def main() -> None:
     """The console script."""
     import io
-    import sys
 
     if sys.argv[1:2] == ["mcp"]:
         answer = io.StringIO()

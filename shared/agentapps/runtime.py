@@ -215,11 +215,14 @@ def invoke(
     args: Sequence[str],
     *,
     env: Mapping[str, str] | None = None,
-    stdin: str | None = None,
+    stdin: str | int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
 ) -> Invocation:
     """Run the package's entry command from its root with `args` and check what comes back.
+
+    `stdin` is text to feed the app (default: an empty stream), or a file descriptor it reads
+    itself (`agentapps run` passes its own stdin on).
 
     `env` is the whole environment the package sees (default: environment.package_environment());
     the folder of this runtime's interpreter goes first on its PATH, so `python3` in an entry
@@ -235,7 +238,7 @@ def invoke(
             package.entry_argv(args),
             cwd=package.root,
             env=run_env,
-            stdin=(stdin or "").encode(),
+            stdin=stdin if isinstance(stdin, int) else (stdin or "").encode(),
             timeout=timeout,
             max_output=max_output,
         )

@@ -6,6 +6,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +27,7 @@ commands: [go]
 skills: []
 ---
 """
+AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))  # the console script beside this Python
 SCRIPT = """import os, sys
 sys.stdout.buffer.write(open(os.environ["AGENTIC_PRINT"], "rb").read())
 sys.exit(int(os.environ.get("AGENTIC_EXIT", "0")))
@@ -115,3 +119,16 @@ def test_an_argument_that_is_not_utf8_is_a_validation_error_and_runs_nothing(
     assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
     assert result.envelope["error"]["message"] == "Argument 5 is not UTF-8 text (it holds the byte 0xe9)."
     assert agentapps("run", str(SUITE / "agentic-to-do"), "--", "list").envelope["count"] == 0
+
+
+def test_run_passes_its_own_stdin_to_the_app(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [AGENTAPPS, "run", str(SUITE / "agentic-notes"), "--", "add", "t", "--body-file", "-"],
+        input=b"line1\nline2\n",
+        capture_output=True,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0
+    assert json.loads(completed.stdout)["item"]["body"] == "line1\nline2\n"
