@@ -62,13 +62,18 @@ MIN_TIMEOUT = 0.1
 MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
 
 
-def _seconds(value: float) -> float:
-    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]."""
-    if not math.isfinite(value) or not MIN_TIMEOUT <= value <= MAX_TIMEOUT:
+def _seconds(value: str | float) -> float:
+    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]. A typer
+    `parser=`, so a refusal shows the value as given (a default arrives as a float)."""
+    try:
+        seconds = float(value) if not isinstance(value, str) or value.isascii() else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
         raise typer.BadParameter(
-            f"{value:g} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
+            f"{value} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
         )
-    return value
+    return seconds
 
 
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
@@ -102,7 +107,7 @@ MaxOutput = Annotated[
 
 
 def timeout_option(default_help: str) -> Any:
-    return typer.Option(callback=_seconds, metavar="SECONDS", help=default_help)
+    return typer.Option(parser=_seconds, metavar="SECONDS", help=default_help)
 
 
 def load_package(path: Path) -> Package:

@@ -179,6 +179,13 @@ def test_numbers_and_names_are_checked_before_anything_runs(
     assert not (tmp_path / "state").exists()
 
 
+def test_a_refused_timeout_is_shown_as_given(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(SUITE / "agentic-to-do"), "--timeout", "0.09999999999", "--", "list")
+    assert result.envelope["error"]["message"] == (
+        "Invalid value for '--timeout': 0.09999999999 is not a number of seconds from 0.1 to 86400."
+    )
+
+
 def test_activate_returns_the_body_and_every_skill(agentapps: Callable[..., ToolkitResult]) -> None:
     item = agentapps("activate", str(SUITE / "agentic-notes")).envelope["item"]
     assert item["body"].startswith("# Agentic Notes\n\n## Purpose")
