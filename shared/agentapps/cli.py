@@ -255,9 +255,10 @@ def sync_packages(
     packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to refresh.")],
     approve: Approve = False,
 ) -> Payload:
-    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote and
-    what it removed. It loads each app's code to build the schemas, so the trust rule applies."""
-    from .sync import sync
+    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote, what
+    it removed (only files it wrote itself, unchanged since) and what it kept. It loads each app's
+    code to build the schemas, so the trust rule applies."""
+    from .sync import SyncRefused, sync
 
     loaded = [load_package(package) for package in packages]
     require_trust([package.root for package in loaded], approve)
@@ -265,6 +266,10 @@ def sync_packages(
     for package in loaded:
         try:
             done = sync(package.root)
+        except SyncRefused as error:
+            raise toolkit_error(
+                PACKAGE_INVALID, str(error), "Make it a real folder inside the package, then sync again."
+            ) from None
         except Exception as error:  # noqa: BLE001 - the package's own code may raise anything
             raise toolkit_error(
                 PACKAGE_INVALID,
@@ -278,6 +283,7 @@ def sync_packages(
                 "source": str(package.root),
                 "written": [str(path) for path in done.write],
                 "removed": [str(path) for path in done.remove],
+                "kept": [str(path) for path in done.kept],
             }
         )
     return list_payload(results)

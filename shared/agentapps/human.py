@@ -74,6 +74,7 @@ def _report(report: dict[str, Any]) -> str:
 def _sync_lines(entry: dict[str, Any]) -> str:
     done = [f"wrote    {path}" for path in entry["written"]]
     done += [f"removed  {path}" for path in entry["removed"]]
+    done += [f"kept     {path}" for path in entry.get("kept", [])]
     return "\n".join([entry["source"], *(f"  {line}" for line in done or ["up to date"])])
 
 
