@@ -435,4 +435,11 @@ def serve_mcp(request: McpRequest) -> None:
 
     from .mcp_server import serve
 
-    anyio.run(serve, request.roots, request.approve, request.options)
+    try:
+        anyio.run(serve, request.roots, request.approve, request.options)
+    except* (BrokenPipeError, ConnectionResetError):
+        # The client closed the pipe: the session is over, and there is no one to tell.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # nor can the interpreter's last flush fail
+            os.close(devnull)
