@@ -136,7 +136,10 @@ def update(
 def append(
     note_id: NoteId,
     text: Annotated[str | None, typer.Argument(help="Text to add at the end of the body.")] = None,
-    text_file: Annotated[str | None, typer.Option(help="Read the text from a file; - for stdin.")] = None,
+    text_file: Annotated[
+        str | None,
+        typer.Option(parser=file_path, metavar="PATH", help="Read the text from a file; - for stdin."),
+    ] = None,
 ) -> Payload:
     """Add text to the end of the body, on a new line."""
     note_id = inputs.check_note_id(note_id)

@@ -308,9 +308,13 @@ def test_path_options_are_not_tool_arguments(tmp_path: Path) -> None:
 
     async def scenario(session: ClientSession) -> None:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-        for name in ("agentic-notes.add", "agentic-notes.update"):
-            assert "body_file" not in tools[name].input_schema["properties"]
-            assert "body" in tools[name].input_schema["properties"]
+        for name, path, text in (
+            ("add", "body_file", "body"),
+            ("update", "body_file", "body"),
+            ("append", "text_file", "text"),
+        ):
+            assert path not in tools[f"agentic-notes.{name}"].input_schema["properties"]
+            assert text in tools[f"agentic-notes.{name}"].input_schema["properties"]
         for body_file in ("-", "/etc/hostname"):
             refused = await session.call_tool("agentic-notes.add", {"title": "t", "body_file": body_file})
             assert refused.is_error is True
