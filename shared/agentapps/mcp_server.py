@@ -228,9 +228,11 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
 
 def _error(code: str, message: str, document: dict[str, Any] | None = None) -> types.CallToolResult:
     body = document or {"ok": False, "command": None, "error": {"code": code, "message": message}}
+    # An app's output quoted in details may hold bytes that were not UTF-8: printable, or the
+    # protocol's own serialisation would fail and end the session.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=f"{code}: {message}")],
-        structured_content=body,
+        content=[types.TextContent(type="text", text=printable(f"{code}: {message}"))],
+        structured_content=json.loads(to_json(body)),
         is_error=True,
     )
 

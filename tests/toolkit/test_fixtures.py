@@ -466,3 +466,27 @@ def test_activation_is_bounded_in_total(agentapps: Callable[..., ToolkitResult],
     assert result.envelope["error"]["message"].endswith(
         "APP.md and its skills hold more than 4194304 bytes together; activation returns at most that much."
     )
+
+
+def test_check_warns_of_a_schema_ref_it_will_not_fetch(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    package = sandbox.copy("valid-package")
+    (package / "schemas").mkdir()
+    refs = {"$ref": "https://example.org/item.json", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {}}}
+    (package / "schemas" / "item.schema.json").write_text(json.dumps(refs))
+    result = agentapps("check", str(package))
+    assert result.exit_status == 0
+    [warning] = [finding for finding in findings(result) if finding["rule"] == "schemas.refs"]
+    assert (warning["severity"], warning["where"]) == ("warning", "schemas/item.schema.json")
+    assert warning["message"].startswith("refers to https://example.org/item.json: a runtime never fetches")
+
+
+def test_a_package_whose_path_is_not_utf8_is_listed_broken_with_escapes(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    name = os.fsdecode(b"caf\xe9")
+    shutil.copytree(FIXTURES / "valid-package", sandbox.packages / name)
+    [entry] = agentapps("catalog", str(sandbox.packages)).envelope["items"]
+    assert (entry["source"], entry["status"]) == (f"{sandbox.packages}/caf\\xe9", "broken")
+    assert entry["problem"] == "its path is not UTF-8 text (it holds the byte 0xe9)."

@@ -437,3 +437,27 @@ def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -
     server.stdin.close()
     assert server.stderr is not None
     assert (server.wait(timeout=60), server.stderr.read().decode()) == (0, "")
+
+
+@pytest.mark.parametrize(
+    "stdout",
+    [b'{"ok": true, "command": "items list", "x": "\\ud800"}', b'{"ok": true, "x": "\xff"}'],
+    ids=["lone-surrogate-escape", "not-utf-8"],
+)
+def test_output_that_is_not_valid_unicode_is_a_violation_and_the_server_lives_on(
+    tmp_path: Path, stdout: bytes
+) -> None:
+    package = tmp_path / "packages" / "command-paths"
+    shutil.copytree(FIXTURES / "command-paths", package)
+    (tmp_path / "stdout").write_bytes(stdout)
+    script = f"import sys\nsys.stdout.buffer.write(open({str(tmp_path / 'stdout')!r}, 'rb').read())\n"
+    (package / "app" / "cli.py").write_text(script)
+
+    async def scenario(session: ClientSession) -> None:
+        for _ in range(2):  # the second call proves the session survived the first
+            failed = await session.call_tool("command-paths.items.list", {})
+            assert failed.is_error is True
+            assert failed.structured_content is not None
+            assert failed.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
+
+    run(tmp_path, scenario, ["--approve", str(package)])
