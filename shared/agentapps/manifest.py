@@ -319,7 +319,7 @@ def parse_frontmatter(text: bytes, path: Path, *, skill: bool = False) -> dict[s
     except (RecursionError, MemoryError):
         raise ManifestError(f"{path}: frontmatter is nested too deeply.") from None
     finally:
-        loader.dispose()  # type: ignore[no-untyped-call]
+        loader.dispose()
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: frontmatter is not a mapping of fields.")
     try:

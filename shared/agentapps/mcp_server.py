@@ -270,20 +270,20 @@ def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> ty
             max_output=options.max_output,
         )
     except AppError as error:
+        message = printable(error.message)
         body = {
             "code": error.code,
-            "message": printable(error.message),
+            "message": message,
             **({"details": error.details} if error.details else {}),
         }
-        return _error(error.code, body["message"], {"ok": False, "command": command.name, "error": body})
+        return _error(error.code, message, {"ok": False, "command": command.name, "error": body})
     if isinstance(document, dict) and document.get("ok") is False:
         failure = document.get("error")
-        code = failure.get("code") if isinstance(failure, dict) else None
-        message = failure.get("message") if isinstance(failure, dict) else None
-        if not isinstance(code, str) or not isinstance(message, str):
-            # The format only recommends a structured error: show what the app printed.
-            code, message = APP_FAILED, f"The app failed without a structured error: {to_json(document)}"
-        return _error(code, message, document)
+        said = (failure.get("code"), failure.get("message")) if isinstance(failure, dict) else (None, None)
+        if isinstance(said[0], str) and isinstance(said[1], str):
+            return _error(said[0], said[1], document)
+        # The format only recommends a structured error: show what the app printed.
+        return _error(APP_FAILED, f"The app failed without a structured error: {to_json(document)}", document)
     text = json.dumps(document, ensure_ascii=False)
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(

@@ -176,7 +176,7 @@ def offline_registry() -> Any:
     from referencing.exceptions import NoSuchResource
 
     def refuse(uri: str) -> Any:
-        raise NoSuchResource(ref=uri)
+        raise NoSuchResource(uri)
 
     return Registry(retrieve=refuse)  # type: ignore[call-arg]
 
@@ -518,15 +518,16 @@ def activate(package: Package) -> dict[str, Any]:
         skill = load_skill_manifest(path)
         if skill.name != shortname:
             raise ManifestError(f"{path}: name {skill.name!r} is not its folder's name {shortname!r}.")
+        skill_body = read_body(path)
         skills.append(
             {
                 "name": shortname,
                 "path": str(path.relative_to(package.root)),
                 "frontmatter": skill.model_dump(by_alias=True, exclude_none=True),
-                "body": read_body(path),
+                "body": skill_body,
             }
         )
-        size += len(skills[-1]["body"].encode())
+        size += len(skill_body.encode())
         if size > MAX_ACTIVATION_BYTES:
             raise ManifestError(
                 f"{package.root}: APP.md and its skills hold more than {MAX_ACTIVATION_BYTES} bytes "

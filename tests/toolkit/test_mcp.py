@@ -18,7 +18,7 @@ from typing import Any, TextIO
 import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.types import ToolAnnotations
+from mcp.types import TextContent, ToolAnnotations
 
 from agentapps.manifest import load_app_manifest
 from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT
@@ -364,7 +364,9 @@ def test_a_failure_without_a_structured_error_reads_as_what_the_app_printed(tmp_
     async def scenario(session: ClientSession) -> None:
         failed = await session.call_tool("command-paths.items.list", {})
         assert failed.is_error is True
-        assert failed.content[0].text == 'APP_FAILED: The app failed without a structured error: {"ok":false}'
+        [content] = failed.content
+        assert isinstance(content, TextContent)
+        assert content.text == 'APP_FAILED: The app failed without a structured error: {"ok":false}'
 
     run(tmp_path, scenario, ["--approve", str(package)])
 
