@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from agentic_kit.errors import AppError
+from agentic_kit.store import unique_keys
 from agentic_kit.text import undecodable_byte
 
 from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, toolkit_error
@@ -270,21 +271,6 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-class _RepeatedKey(ValueError):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKey(f"an object repeats the key {key!r}")
-            seen.add(key)
-    return found
-
-
 # A \uD800-\uDFFF escape: half of a pair, or a lone surrogate that no UTF-8 text can hold.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -300,7 +286,7 @@ def read_document(stdout: str) -> tuple[Any, str | None]:
     if not stdout.strip():
         return NOT_JSON, "stdout is empty, not exactly one JSON document"
     try:
-        document = json.loads(stdout, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+        document = json.loads(stdout, parse_constant=_reject_constant, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as error:
         return NOT_JSON, f"stdout is not exactly one JSON document ({error.msg})"
     except RecursionError:

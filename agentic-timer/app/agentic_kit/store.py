@@ -328,27 +328,34 @@ def _remove_stale_temp_files(target: Path) -> None:
             os.unlink(leftover)
 
 
+class RepeatedKey(ValueError):
+    """A JSON object holds a key twice (`json.loads` would silently keep the last)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"an object repeats the key {key!r}")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A `json.loads` object_pairs_hook: the object, or RepeatedKey naming the first key it repeats."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+    return found
+
+
 def _repeated_key(raw: bytes) -> str | None:
     """The first key that an object of the (already valid) JSON file holds twice, if any."""
     import json
 
-    class Repeated(Exception):
-        pass
-
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        found = dict(pairs)
-        if len(found) != len(pairs):
-            seen: set[str] = set()
-            for key, _ in pairs:
-                if key in seen:
-                    raise Repeated(key)
-                seen.add(key)
-        return found
-
     try:
-        json.loads(raw, object_pairs_hook=unique)
-    except Repeated as repeated:
-        return str(repeated.args[0])
+        json.loads(raw, object_pairs_hook=unique_keys)
+    except RepeatedKey as repeated:
+        return repeated.key
     except (ValueError, RecursionError):
         return None  # pydantic-core read it; this parser's own limits say nothing about keys
     return None
