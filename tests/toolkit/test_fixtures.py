@@ -397,7 +397,7 @@ def test_a_package_holding_a_fifo_is_checked_without_copying_it(
 
 def test_yaml_is_read_by_the_1_2_core_schema(agentapps: Callable[..., ToolkitResult]) -> None:
     [entry] = agentapps("catalog", str(FIXTURES / "yaml-1-2-scalars")).envelope["items"]
-    assert (entry["version"], entry["tags"]) == ("1.0", ["fixture", "on", "off", "Yes", "NO", "null"])
+    assert (entry["version"], entry["tags"]) == ("1.0", ["yaml", "on", "off", "Yes", "NO", "null"])
     item = agentapps("activate", str(FIXTURES / "yaml-1-2-scalars")).envelope["item"]
     assert item["frontmatter"]["metadata"] == {"<<": {"merged": "no"}, "released": "2026-04-01"}
 
@@ -405,8 +405,8 @@ def test_yaml_is_read_by_the_1_2_core_schema(agentapps: Callable[..., ToolkitRes
 @pytest.mark.parametrize(
     ("name", "problem"),
     [
-        ("huge-number-in-frontmatter", "frontmatter holds a number longer than 30 digits (line 21)."),
-        ("repeated-frontmatter-key", "frontmatter gives the key 'confirmationRequired' twice (line 22)."),
+        ("huge-number-in-frontmatter", "frontmatter holds a number longer than 30 digits (line 18)."),
+        ("repeated-frontmatter-key", "frontmatter gives the key 'confirmationRequired' twice (line 19)."),
         ("repeats-a-skill", "skills: Value error, lists repeats-a-skill-usage more than once"),
         (
             "entry-ends-in-a-comment",

@@ -116,7 +116,7 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
     ("old", "new", "problem"),
     [
         ("name: Example\n", "", "name: Field required"),
-        ("version: 0.1.0", "version: 1.0", "version: Input should be a valid string"),
+        ("version: 0.1.0", "version: [1, 0]", "version: Input should be a valid string"),
         ("commands:\n  - list", "commands: list", "commands: Input should be a valid list"),
         ("name: Example", "name: Example\nscheduling: sometimes", "scheduling: Input should be"),
         ("name: Example", "name: Example\nslug: Not_Kebab", "slug: String should match pattern"),
