@@ -32,6 +32,7 @@ from agentic_kit.clock import now  # noqa: E402
 from agentic_kit.dates import format_timestamp, to_ms  # noqa: E402
 from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
 from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
+from agentic_kit.inputs import count  # noqa: E402
 from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
 from timer import inputs, operations  # noqa: E402
 from timer.models import Status, TimerState, TimerView  # noqa: E402
@@ -93,7 +94,9 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
-    limit: Annotated[int | None, typer.Option(min=0, help="Show at most N timers.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N timers.")
+    ] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())

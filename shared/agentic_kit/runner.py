@@ -180,9 +180,24 @@ def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelop
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_gone()
     return status
+
+
+def _stdout_gone() -> None:
+    """The reader closed stdout before the answer: nothing more can be said, and the exit status
+    still tells the outcome. stdout now points at /dev/null, so the interpreter's last flush at
+    exit cannot fail again with a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # an in-process stdout without a descriptor: nothing is flushed at exit
 
 
 def _invoke(
@@ -221,7 +236,8 @@ def _invoke(
         envelope, status = _failure(command, _usage_error(error))
     except click_exceptions.BadParameter as error:
         # A value of the wrong type or outside its choices: the option was given, its value is bad.
-        envelope, status = _failure(command, AppError(ErrorCode.VALIDATION_ERROR, error.format_message()))
+        message = human.safe(error.format_message())
+        envelope, status = _failure(command, AppError(ErrorCode.VALIDATION_ERROR, message))
     except click_exceptions.UsageError as error:
         envelope, status = _failure(command, _usage_error(error))
     except (typer.Abort, EOFError):
@@ -261,8 +277,11 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
 
 
 def _usage_error(error: click_exceptions.UsageError) -> AppError:
+    """The parser's message quotes the words it could not read: control and layout characters in
+    them are shown as escapes, since whether --human was meant is unknown when the line cannot be
+    read, and a terminal may show this JSON as it is."""
     hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, error.format_message(), hint)
+    return AppError(ErrorCode.USAGE_ERROR, human.safe(error.format_message()), hint)
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:

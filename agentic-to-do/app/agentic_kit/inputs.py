@@ -7,6 +7,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import typer
+
 from .dates import DUE_FORMATS, RANGE, OutOfRange, parse_bound, parse_due
 from .errors import AppError, validation_error
 from .text import NOT_ONE_LINE
@@ -95,3 +97,20 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     if "\x00" in text:
         raise validation_error(f"{option} {where} is binary, not text (it contains NUL bytes).")
     return text
+
+
+def count(value: str | int) -> int:
+    """A count (`--limit N`): ASCII digits only, so ` 5`, `1_0`, `5.0` and `٥` are refused
+    (Python's int() would take each). A typer `parser=`; a default arrives as an int."""
+    if isinstance(value, int):
+        return value
+    if not (value.isascii() and value.isdigit()):
+        raise typer.BadParameter(f"{value!r} is not a whole number >= 0 (ASCII digits only).")
+    return int(value)
+
+
+def file_path(value: str) -> str:
+    """A file path, or `-` for stdin (`--body-file`): the text as given. As the typer `parser=` of
+    an option it marks the option's type as `path` in `describe`, so a runtime that passes text
+    inline (an MCP client) knows this option would read a file on the machine instead."""
+    return value
