@@ -331,6 +331,9 @@ def test_an_adapter_that_cannot_start_is_the_cases_problem(collection: Path) -> 
         ({"trusted": ["nobody"]}, "trusted: 'nobody' is not one of the case's packages"),
         ({"steps": [{"run": {"package": "nobody", "args": []}, "expect": {}}]}, "steps/0: 'nobody' is not"),
         ({"env": {"AGENTAPPS_TRUSTED": "/"}}, "env: 'AGENTAPPS_TRUSTED' should not be valid under"),
+        ({"env": {"AGENTIC_STATE_DIR": "/"}}, "env: 'AGENTIC_STATE_DIR' should not be valid under"),
+        # the state stays in {case}/state: no app's state file may be pointed elsewhere
+        ({"env": {"AGENTIC_TODO_STATE_FILE": "/tmp/x"}}, "env: 'AGENTIC_TODO_STATE_FILE' should not be valid"),
         ({"steps": [{"catalog": {}, "run": {}, "expect": {}}]}, "steps/0: {'catalog': {}, 'run': {}"),
     ],
 )
