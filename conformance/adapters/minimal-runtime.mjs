@@ -10,8 +10,11 @@
 //   run PKG [--approve] [--timeout SECONDS] -- ARGS  the entry command, its document relayed
 //
 // What it leaves out, on purpose: tag filters, an environment allow-list, killing what an app
-// leaves behind, checks of the entry command, schemas/. The suite's own runtime (agentapps) does
-// those; the cases marked `suite` say so.
+// leaves behind, checks of the entry command, schemas/, passing its stdin on, the gate's edges
+// (words in any case, whitespace in a word, --help, --human, options after a whole command), the
+// stricter reading of YAML (a byte-order mark, a key given twice) and of JSON (UTF-8 only, no
+// lone surrogate or repeated key, at most 100 levels), and the bounds on what activation reads.
+// The suite's own runtime (agentapps) does those; the cases marked `suite` say so.
 import { spawnSync } from "node:child_process";
 import { closeSync, lstatSync, openSync, readFileSync, readSync, readdirSync, statSync } from "node:fs";
 import { constants } from "node:os";

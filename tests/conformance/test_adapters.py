@@ -30,20 +30,41 @@ from .conftest import (
 NODE_LEAVES_OUT = {
     "activate/a-document-past-1-mib-is-package-invalid": "answer.ok: expected false, got true",
     "activate/a-skill-that-breaks-agent-skills-is-package-invalid": "answer.ok: expected false, got true",
+    "activate/all-that-activation-returns-is-at-most-4-mib": "exit status: expected 10, got 0",
+    "catalog/a-byte-order-mark-and-spaced-fences-are-tolerated": (
+        'packages.byte-order-mark-and-spaced-fences.status: expected "ok", got "broken"'
+    ),
+    "catalog/a-key-given-twice-is-broken": (
+        'packages.repeated-frontmatter-key.status: expected "broken", got "ok"'
+    ),
     "catalog/a-skill-is-a-shortname-never-a-path": (
         'packages.skill-outside-the-package.status: expected "broken", got "ok"'
     ),
     "catalog/tags-filter-the-catalog-when-asked": "exit status: expected 0, got 2",
     "run/a-child-left-holding-stdout-cannot-hold-the-call": "exit status: expected 0, got 12",
+    "run/a-command-word-holding-whitespace-is-a-usage-error": "exit status: expected 2, got 0",
+    "run/a-key-given-twice-in-one-object-is-a-contract-violation": "exit status: expected 11, got 0",
+    "run/a-lone-surrogate-escape-is-a-contract-violation": "exit status: expected 11, got 0",
     "run/a-process-in-a-new-session-holding-stdout-cannot-hold-the-call": "exit status: expected 0, got 12",
     "run/an-entry-command-ending-in-an-operator-is-package-invalid": "exit status: expected 10, got 127",
     "run/an-envelope-that-breaks-the-packages-own-schemas-is-a-contract-violation": (
         "exit status: expected 11, got 0"
     ),
+    "run/an-option-after-a-whole-command-runs-unless-a-later-word-continues-a-gated-path": (
+        "exit status: expected 0, got 2"
+    ),
+    "run/help-is-never-gated": "exit status: expected 0, got 5",
+    "run/human-text-is-refused-before-it-runs": "exit status: expected 0, got 2",
     "run/ok-false-with-exit-status-0-is-a-contract-violation": "exit status: expected 11, got 0",
+    "run/output-nested-past-100-levels-is-a-contract-violation": "exit status: expected 11, got 0",
+    "run/output-that-is-not-utf-8-is-a-contract-violation": "exit status: expected 11, got 0",
+    "run/the-app-reads-the-runtimes-stdin-as-it-is": (
+        'answer.stdin: expected "line 1\\nline 2 — ünïcode\\n\\n", got ""'
+    ),
     "run/the-app-sees-only-the-allowed-environment": (
         'answer.item.environment.CONFORMANCE_SECRET: expected absent, got "do-not-leak"'
     ),
+    "run/the-gate-matches-command-words-in-any-case": "exit status: expected 5, got 0",
 }
 # Each wrong adapter: the cases it must fail, each with a difference it must show.
 WRONG_ADAPTERS: dict[Callable[[list[str]], int], dict[str, str]] = {
