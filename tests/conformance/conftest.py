@@ -8,6 +8,7 @@ import io
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -42,16 +43,30 @@ def agentapps_main(argv: list[str]) -> int:
 
 def in_process(main: Callable[[list[str]], int]) -> Adapter:
     """An adapter that is a function of this process: its environment is swapped in for the call,
-    its stdout captured. Calls cannot overlap (the environment is the process's), so run its
-    cases one at a time."""
+    its stdin is a file holding the step's, its stdout captured. Calls cannot overlap (the
+    environment is the process's), so run its cases one at a time."""
 
     def call(argv: list[str], env: Mapping[str, str], stdin: bytes, limit: float) -> Reply:
         out = io.StringIO()
-        with _environment(env), contextlib.redirect_stdout(out):
+        with _environment(env), _stdin(stdin), contextlib.redirect_stdout(out):
             status = main(argv)
         return Reply(status, out.getvalue().encode("utf-8"), b"")
 
     return call
+
+
+@contextlib.contextmanager
+def _stdin(data: bytes) -> Iterator[None]:
+    """sys.stdin a real file holding `data`: `run` passes its stdin's descriptor on to the app."""
+    with tempfile.TemporaryFile() as file:
+        file.write(data)
+        file.seek(0)
+        saved, sys.stdin = sys.stdin, io.TextIOWrapper(file, encoding="utf-8")
+        try:
+            yield
+        finally:
+            sys.stdin.detach()  # the file is closed by its own `with`
+            sys.stdin = saved
 
 
 @contextlib.contextmanager
