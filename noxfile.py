@@ -16,7 +16,8 @@ PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.m
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Every test: kit, harness, contract, and each app in-process and as real processes."""
+    """Every test: kit, harness, contract, each app in-process and as real processes, and the
+    conformance cases through agentapps, the minimal Node.js runtime and the wrong adapters."""
     session.install("-e", ".[test]")
     # pytest exits 5 when it collects nothing; nox fails on any non-zero status, so an empty run fails.
     session.run("pytest", *session.posargs)
@@ -53,6 +54,20 @@ def replay(session: nox.Session) -> None:
     replay` (for example `-- --runtime "node my-runtime.js"` to replay through another runtime)."""
     session.install("-e", ".")
     session.run("agentapps", "replay", "scenarios", "--jobs", "2", "--human", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The runtime conformance cases through agentapps (every case) and through the minimal Node.js
+    runtime (every case the seed requires); arguments go to `agentapps conformance` instead (for
+    example `-- --runtime "node my-adapter.mjs"` for another runtime's adapter)."""
+    session.install("-e", ".")
+    if session.posargs:
+        session.run("agentapps", "conformance", "--jobs", "2", "--human", *session.posargs)
+        return
+    session.run("agentapps", "conformance", "--runtime", "agentapps", "--jobs", "2", "--human")
+    node = "node conformance/adapters/minimal-runtime.mjs"
+    session.run("agentapps", "conformance", "--runtime", node, "--required", "--jobs", "2", "--human")
 
 
 @nox.session

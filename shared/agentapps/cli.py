@@ -13,6 +13,9 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   sync PKG... [--approve]           refresh a package's vendored kit and schemas/
   replay [--runtime CMD] [OPTIONS] PATH...
                                     replay scenarios (scenarios.py) and say, per step, what differs
+  conformance --runtime CMD [--required] [CASES...]
+                                    run the runtime conformance cases through an adapter
+                                    (conformance/) and say, per case, pass or what differs
   mcp [OPTIONS] [ROOT]...           serve the packages over MCP on stdio (mcp_server.py)
 
 OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
@@ -38,7 +41,7 @@ from agentic_kit.text import undecodable_byte
 
 from . import human
 from .environment import check_names, package_environment
-from .errors import CHECK_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
+from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
 from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
 from .runtime import (
@@ -359,6 +362,72 @@ def replay(
             details={"items": reports},
         )
     return list_payload(reports)
+
+
+@app.command()
+def conformance(
+    runtime: Annotated[
+        str,
+        typer.Option(
+            metavar="CMD",
+            help="The runtime's adapter, run as `CMD catalog [--tag TAG]... ROOT...`, `CMD activate PKG` "
+            "and `CMD run PKG [--approve] [--timeout SECONDS] -- ARGS...` (`agentapps` is one).",
+        ),
+    ],
+    cases: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            metavar="CASES...",
+            help="Case files, or folders of them (default: this suite's conformance/cases).",
+        ),
+    ] = None,
+    required: Annotated[
+        bool, typer.Option("--required", help="Only the cases the seed requires of every runtime.")
+    ] = False,
+    jobs: Annotated[int, typer.Option(min=1, max=64, help="Cases run side by side.")] = 1,
+    approve: Annotated[
+        bool,
+        typer.Option(
+            "--approve",
+            help="The user approved running the packages of cases from outside this suite and its "
+            "trusted folders.",
+        ),
+    ] = False,
+) -> Payload:
+    """Run the conformance cases through a runtime's adapter: per case, pass or every difference
+    by JSON path, and a summary line. Any failed case fails the run.
+
+    The adapter runs the packages the cases name (copies, in a fresh folder per case), so the
+    trust rule applies to the suite the cases come from.
+    """
+    from .conformance import SUITE_COLLECTION, CaseError, case_files, command_adapter, load_case, run_cases
+
+    paths = cases or [SUITE_COLLECTION]
+    for path in paths:
+        if not path.exists():
+            raise AppError(ErrorCode.NOT_FOUND, f"No case at {path}.")
+    files = case_files(paths)
+    if not files:
+        raise AppError(ErrorCode.NOT_FOUND, "No case files (*.json) under the paths given.")
+    try:
+        loaded = [load_case(path) for path in files]
+    except CaseError as error:
+        raise AppError(ErrorCode.VALIDATION_ERROR, str(error), "Check it against case.schema.json.") from None
+    chosen = [case for case in loaded if case.level == "required" or not required]
+    if not chosen:
+        raise AppError(ErrorCode.NOT_FOUND, "None of the cases given is required by the seed.")
+    require_trust(sorted({case.suite_root.resolve() for case in chosen}), approve)
+    run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs)
+    results = [result.as_dict() for result in run.results]
+    if run.failed:
+        first = run.failed[0]
+        raise toolkit_error(
+            CONFORMANCE_FAILED,
+            f"{run.summary}. First failed: {first.case.name}.",
+            "Each failed case names its step and every difference; --human prints them all.",
+            details={"summary": run.as_dict(), "items": results},
+        )
+    return {"summary": run.as_dict(), **list_payload(results)}
 
 
 # `mcp` speaks the protocol on stdout, so it cannot run inside the envelope runner: the command

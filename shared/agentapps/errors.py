@@ -14,6 +14,7 @@ CONTRACT_VIOLATION = "CONTRACT_VIOLATION"  # the app's output broke the CLI cont
 TIMEOUT = "TIMEOUT"  # the app ran past --timeout and was killed
 CHECK_FAILED = "CHECK_FAILED"  # `check` found at least one error
 SCENARIO_FAILED = "SCENARIO_FAILED"  # `replay`: a step did not give what its scenario expects
+CONFORMANCE_FAILED = "CONFORMANCE_FAILED"  # `conformance`: a runtime failed a case
 # The app failed (non-zero exit) without a structured JSON error, which the format recommends but
 # does not require. Its exit status is the app's own, relayed (128 + N when signal N ended it),
 # so it has no entry in the table below; error.details carries exitStatus, stdout and stderr.
@@ -25,6 +26,7 @@ TOOLKIT_EXIT_STATUS = {
     TIMEOUT: 12,
     CHECK_FAILED: 13,
     SCENARIO_FAILED: 14,
+    CONFORMANCE_FAILED: 15,
 }
 
 

@@ -1,5 +1,5 @@
 """Readable text for `agentapps --human`: catalogs as a table, check reports as findings, replays
-as each failed step with its differences."""
+as each failed step with its differences, conformance runs as rules passed and failed by tier."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ def render(envelope: Envelope) -> str:
         return "\n".join(_report(report) for report in reports)
     if command == "replay" and reports is not None:
         return _replay(reports)
+    if command == "conformance" and reports is not None:
+        from .conformance.report import human_report
+
+        summary = envelope["summary"] if envelope["ok"] else envelope["error"]["details"]["summary"]
+        return human_report(summary, reports)
     if command == "sync" and envelope.get("ok"):
         return "\n".join(_sync_lines(entry) for entry in envelope["items"])
     if command == "catalog" and envelope.get("ok"):

@@ -1,0 +1,32 @@
+"""`agentapps conformance --human`: the rules passed and failed, grouped by tier, each failure with
+its step and differences, then the summary line."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+TIERS = ("catalog", "activate", "run")
+
+
+def human_report(summary: dict[str, Any], results: list[dict[str, Any]]) -> str:
+    lines: list[str] = []
+    ordered = sorted(results, key=lambda result: (_tier_order(result["tier"]), result["case"]))
+    for tier, group in groupby(ordered, key=lambda result: result["tier"]):
+        lines.append(tier)
+        for result in group:
+            verdict = "pass" if result["passed"] else "FAIL"
+            rule = result["case"].split("/", 1)[-1]
+            lines.append(f"  {verdict}  {result['level']:<8}  {rule}")
+            if result["problem"]:
+                lines.append(f"        {result['problem']}")
+            failure = result["failure"]
+            if failure:
+                lines.append(f"        step {failure['step']} of {result['steps']}: {failure['operation']}")
+                lines += [f"        {difference}" for difference in failure["differences"]]
+    lines.append(summary["summary"])
+    return "\n".join(lines)
+
+
+def _tier_order(tier: str) -> int:
+    return TIERS.index(tier) if tier in TIERS else len(TIERS)

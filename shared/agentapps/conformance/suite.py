@@ -1,0 +1,156 @@
+"""Running cases through an adapter: each case in a fresh folder, step by step, until a step
+differs; then, over all of them, who passed what."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..runtime import NOT_JSON
+from .cases import Case, CaseError, operation_of
+from .expectations import catalog_view, changed_paths, differences
+from .protocol import (
+    Adapter,
+    AdapterCannotStart,
+    AdapterTimedOut,
+    call_limit,
+    operation_argv,
+    read_answer,
+    shown,
+    step_stdin,
+)
+from .workspace import Workspace, workspace
+
+EXCERPT_CHARS = 2000
+
+
+@dataclass
+class StepFailure:
+    step: int  # 1-based
+    operation: str  # the adapter's arguments, the case folder written as {case}
+    differences: list[str]
+    exit_status: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "operation": self.operation,
+            "differences": self.differences,
+            "exitStatus": self.exit_status,
+            "stdout": self.stdout[:EXCERPT_CHARS],
+            "stderr": self.stderr[:EXCERPT_CHARS],
+        }
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    failure: StepFailure | None = None
+    problem: str | None = None  # the case could not be run at all
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None and self.problem is None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "case": self.case.name,
+            "path": str(self.case.path),
+            "tier": self.case.tier,
+            "level": self.case.level,
+            "description": self.case.data["description"],
+            "passed": self.passed,
+            "steps": len(self.case.steps),
+            "problem": self.problem,
+            "failure": None if self.failure is None else self.failure.as_dict(),
+        }
+
+
+@dataclass
+class ConformanceRun:
+    """Every case's result, in the order given, for one runtime."""
+
+    runtime: str
+    results: list[CaseResult] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[CaseResult]:
+        return [result for result in self.results if not result.passed]
+
+    def counts(self) -> dict[str, int]:
+        required = [result for result in self.results if result.case.level == "required"]
+        return {
+            "cases": len(self.results),
+            "passed": sum(result.passed for result in self.results),
+            "required": len(required),
+            "requiredPassed": sum(result.passed for result in required),
+        }
+
+    @property
+    def summary(self) -> str:
+        """One line a README badge can quote: `agentapps: 51/51 cases, 22/22 required`."""
+        counts = self.counts()
+        return (
+            f"{self.runtime}: {counts['passed']}/{counts['cases']} cases, "
+            f"{counts['requiredPassed']}/{counts['required']} required"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"runtime": self.runtime, "summary": self.summary, **self.counts()}
+
+
+def run_case(case: Case, adapter: Adapter) -> CaseResult:
+    """Every step of the case, in its own fresh folder; the first step that differs ends it."""
+    result = CaseResult(case)
+    try:
+        with workspace(case) as space:
+            env = space.environment(case)
+            for number, step in enumerate(case.steps, start=1):
+                result.failure = run_step(step, number, case, space, env, adapter)
+                if result.failure is not None:
+                    break
+    except CaseError as error:
+        result.problem = str(error)
+    except AdapterCannotStart as error:
+        result.problem = f"the adapter cannot start: {error}"
+    return result
+
+
+def run_step(
+    step: dict[str, Any], number: int, case: Case, space: Workspace, env: dict[str, str], adapter: Adapter
+) -> StepFailure | None:
+    """One operation through the adapter, compared with what the step expects: None when it gave
+    that."""
+    argv = operation_argv(step, space)
+    watched = bool(step["expect"].get("unchanged"))
+    before = space.snapshot() if watched else {}
+    try:
+        reply = adapter(argv, env, step_stdin(step), call_limit(step))
+    except AdapterTimedOut:
+        limit = f"{call_limit(step):g}"
+        return StepFailure(number, shown(argv, space), [f"the adapter did not answer within {limit} s"])
+    raw, problems = read_answer(case, step, reply)
+    found = [space.tokenised(problem) for problem in problems]
+    view = catalog_view(raw, space) if operation_of(step) == "catalog" else {}
+    answer = NOT_JSON if raw is NOT_JSON else space.tokenised(raw)
+    changed = changed_paths(before, space.snapshot()) if watched else []
+    found += differences(step["expect"], reply.exit_status, answer, space.tokenised(view), changed)
+    if not found:
+        return None
+    stdout, stderr = (
+        space.tokenised(stream.decode("utf-8", "replace")) for stream in (reply.stdout, reply.stderr)
+    )
+    return StepFailure(number, shown(argv, space), found, reply.exit_status, stdout, stderr)
+
+
+def run_cases(cases: Sequence[Case], adapter: Adapter, runtime: str, *, jobs: int = 1) -> ConformanceRun:
+    """Each case through the adapter (each in its own folder, so they may run side by side)."""
+    if jobs <= 1:
+        return ConformanceRun(runtime, [run_case(case, adapter) for case in cases])
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return ConformanceRun(runtime, list(pool.map(lambda case: run_case(case, adapter), cases)))

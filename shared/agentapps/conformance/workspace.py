@@ -1,0 +1,121 @@
+"""The folder a case runs in, built fresh for it, and what the adapter is told about it.
+
+    {case}/packages/<name>/   each package of the case: copied from the suite, then its `files`
+                              written and its `fifos` made
+    {case}/state/             AGENTIC_STATE_DIR, where the apps keep their state
+
+The folder lies in the system's temporary folder, outside this suite's checkout and outside any
+folder the caller trusts, so what is trusted is exactly what the case says: AGENTAPPS_TRUSTED names
+the trusted packages' folders, and nothing else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..scenarios import text
+from .cases import Case, CaseError
+
+TOKEN = "{case}"
+TRUSTED_ENV = "AGENTAPPS_TRUSTED"
+STATE_ENV = "AGENTIC_STATE_DIR"
+# Written by Python when a fixture's app imports its own modules: not a change the case made.
+SNAPSHOT_SKIPS = {"__pycache__"}
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path  # resolved: answers hold resolved paths
+
+    @property
+    def packages(self) -> Path:
+        return self.root / "packages"
+
+    @property
+    def state(self) -> Path:
+        return self.root / "state"
+
+    def package(self, name: str) -> Path:
+        return self.packages / name
+
+    def environment(self, case: Case, caller: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The adapter's environment: the caller's without any AGENTIC_* or AGENTAPPS_* setting, then
+        the trusted folders, the state folder and the case's `env`."""
+        source = os.environ if caller is None else caller
+        chosen = {
+            key: value for key, value in source.items() if not key.startswith(("AGENTIC_", "AGENTAPPS_"))
+        }
+        chosen[TRUSTED_ENV] = os.pathsep.join(str(self.package(name)) for name in case.trusted)
+        chosen[STATE_ENV] = str(self.state)
+        return chosen | dict(case.data.get("env", {}))
+
+    def snapshot(self) -> dict[str, object]:
+        """Every entry under the folder and what it holds (a FIFO is never opened)."""
+        found: dict[str, object] = {}
+        for folder, subfolders, files in os.walk(self.root):
+            subfolders[:] = [name for name in subfolders if name not in SNAPSHOT_SKIPS]
+            for name in [*files, *subfolders]:
+                path = Path(folder, name)
+                mode = path.lstat().st_mode
+                key = str(path.relative_to(self.root))
+                if stat.S_ISLNK(mode):
+                    found[key] = ("link", os.readlink(path))
+                elif stat.S_ISREG(mode):
+                    found[key] = path.read_bytes()
+                else:
+                    found[key] = stat.S_IFMT(mode)
+        return found
+
+    def tokenised(self, value: Any) -> Any:
+        """`value` with this folder's path written as {case} in every string, keys included."""
+        if isinstance(value, str):
+            return value.replace(str(self.root), TOKEN)
+        if isinstance(value, list):
+            return [self.tokenised(item) for item in value]
+        if isinstance(value, dict):
+            return {self.tokenised(key): self.tokenised(item) for key, item in value.items()}
+        return value
+
+
+@contextlib.contextmanager
+def workspace(case: Case) -> Iterator[Workspace]:
+    """A fresh folder laid out for the case, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="agentapps-conformance-") as temp:
+        space = Workspace(Path(temp).resolve())
+        space.packages.mkdir()
+        space.state.mkdir()
+        for name, package in case.packages.items():
+            _build(case, space.package(name), package)
+        yield space
+
+
+def _build(case: Case, target: Path, package: dict[str, Any]) -> None:
+    if "from" in package:
+        shutil.copytree(case.suite_root / package["from"], target, symlinks=True)
+    else:
+        target.mkdir()
+    for relative, content in package.get("files", {}).items():
+        path = _inside(target, relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # never write through a link the copy holds
+        path.write_bytes(text(content).encode("utf-8"))
+    for relative in package.get("fifos", []):
+        path = _inside(target, relative)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
+
+
+def _inside(package: Path, relative: str) -> Path:
+    path = package / relative
+    if not path.parent.resolve().is_relative_to(package.resolve()):
+        raise CaseError(f"{relative} is not inside its package.")
+    return path

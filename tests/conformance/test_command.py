@@ -1,0 +1,140 @@
+"""`agentapps conformance`: its answer, pass or fail, and every refusal of what it is given."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentapps import cli, human
+from agentic_kit import runner
+
+from .conftest import AGENTAPPS, COLLECTION, conformance
+
+CASES_DIR = COLLECTION / "cases"
+TRUST_CASES = [
+    CASES_DIR / "catalog" / "trust-follows-the-folders-the-user-trusts.json",
+    CASES_DIR / "run" / "an-untrusted-package-runs-only-with-approval.json",
+]
+IGNORES_TRUST = f"{sys.executable} -m tests.conformance.adapters.ignores_trust"
+
+
+def test_a_run_that_passes_lists_every_case_and_a_summary() -> None:
+    status, envelope = conformance("--runtime", AGENTAPPS, *map(str, TRUST_CASES))
+    assert (status, envelope["ok"], envelope["command"], envelope["count"]) == (0, True, "conformance", 2)
+    assert envelope["summary"] == {
+        "runtime": AGENTAPPS,
+        "summary": f"{AGENTAPPS}: 2/2 cases, 0/0 required",
+        "cases": 2,
+        "passed": 2,
+        "required": 0,
+        "requiredPassed": 0,
+    }
+    assert envelope["items"][0] == {
+        "case": "catalog/trust-follows-the-folders-the-user-trusts",
+        "path": str(TRUST_CASES[0]),
+        "tier": "catalog",
+        "level": "suite",
+        "description": json.loads(TRUST_CASES[0].read_text())["description"],
+        "passed": True,
+        "steps": 1,
+        "problem": None,
+        "failure": None,
+    }
+
+
+def test_a_run_with_a_failed_case_is_conformance_failed_with_every_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(COLLECTION.parent)  # `-m tests...` finds the wrong adapter from there
+    status, envelope = conformance("--runtime", IGNORES_TRUST, *map(str, TRUST_CASES))
+    error = envelope["error"]
+    assert (status, error["code"]) == (15, "CONFORMANCE_FAILED")
+    first = "catalog/trust-follows-the-folders-the-user-trusts"
+    assert error["message"] == f"{IGNORES_TRUST}: 0/2 cases, 0/0 required. First failed: {first}."
+    [catalog, run] = error["details"]["items"]
+    assert catalog["failure"] == {
+        "step": 1,
+        "operation": "catalog {case}/packages",
+        "differences": ['packages.elsewhere.trust: expected "untrusted", got "trusted"'],
+        "exitStatus": 0,
+        "stdout": catalog["failure"]["stdout"],
+        "stderr": "",
+    }
+    assert '"source":"{case}/packages/elsewhere"' in catalog["failure"]["stdout"]
+    assert run["failure"]["operation"] == "run {case}/packages/writes-outside-its-folder -- list"
+
+
+def test_required_runs_only_the_cases_the_seed_requires() -> None:
+    status, envelope = conformance("--runtime", AGENTAPPS, "--required", str(CASES_DIR / "activate"))
+    assert status == 0
+    assert {item["level"] for item in envelope["items"]} == {"required"}
+    assert envelope["summary"]["summary"] == f"{AGENTAPPS}: 3/3 cases, 3/3 required"
+
+
+def test_cases_from_a_suite_nobody_trusts_run_only_with_approval(tmp_path: Path) -> None:
+    """The adapter runs the packages the cases copy: the trust rule applies to where they come from."""
+    shutil.copytree(COLLECTION, tmp_path / "conformance", ignore=shutil.ignore_patterns("cases"))
+    case = tmp_path / "conformance" / "cases" / "run" / "talks-on-stderr.json"
+    case.parent.mkdir(parents=True)
+    step = {"run": {"package": "p", "args": ["list"]}, "expect": {"exit": 0, "answer": {"ok": True}}}
+    data = {"description": "d", "level": "suite", "cite": "README, The toolkit", "steps": [step]}
+    case.write_text(json.dumps({**data, "packages": {"p": {"from": "conformance/packages/talks-on-stderr"}}}))
+    status, envelope = conformance("--runtime", AGENTAPPS, str(case))
+    assert (status, envelope["error"]["code"]) == (5, "CONFIRMATION_REQUIRED")
+    assert envelope["error"]["details"] == {"gate": "trust", "untrusted": [str(tmp_path)]}
+    status, envelope = conformance("--runtime", AGENTAPPS, "--approve", str(case))
+    assert (status, envelope["summary"]["passed"]) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        ([], "USAGE_ERROR", "Missing option '--runtime'."),
+        (["--runtime", "x", "--jobs", "0"], "VALIDATION_ERROR", None),
+        (["--runtime", "x", "no/such/cases"], "NOT_FOUND", "No case at no/such/cases."),
+        (
+            ["--runtime", "x", str(COLLECTION / "adapters")],
+            "NOT_FOUND",
+            "No case files (*.json) under the paths given.",
+        ),
+        (
+            ["--runtime", "x", "--required", str(TRUST_CASES[0])],
+            "NOT_FOUND",
+            "None of the cases given is required by the seed.",
+        ),
+    ],
+)
+def test_what_cannot_run_is_refused_before_any_adapter_runs(
+    args: list[str], code: str, message: str | None
+) -> None:
+    status, envelope = conformance(*args)
+    assert envelope["error"]["code"] == code
+    assert status == {"USAGE_ERROR": 2, "VALIDATION_ERROR": 3, "NOT_FOUND": 4}[code]
+    if message is not None:
+        assert envelope["error"]["message"] == message
+
+
+def test_a_file_that_is_not_a_case_is_a_validation_error_naming_it(tmp_path: Path) -> None:
+    shutil.copytree(COLLECTION, tmp_path / "conformance", ignore=shutil.ignore_patterns("cases"))
+    bad = tmp_path / "conformance" / "cases" / "run" / "bad.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_text('{"description": "no steps"}')
+    status, envelope = conformance("--runtime", "x", str(bad))
+    assert (status, envelope["error"]["code"]) == (3, "VALIDATION_ERROR")
+    assert envelope["error"]["message"].startswith(f"{bad}: not a case: ")
+    assert "(top): 'steps' is a required property" in envelope["error"]["message"]
+
+
+def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["conformance", "--human", "--runtime", "/no/such/adapter", str(TRUST_CASES[1])]
+    assert runner.run(cli.app, args, human.render) == 15
+    assert capsys.readouterr().out == (
+        "run\n"
+        "  FAIL  suite     an-untrusted-package-runs-only-with-approval\n"
+        "        the adapter cannot start: /no/such/adapter: No such file or directory\n"
+        "/no/such/adapter: 0/1 cases, 0/0 required\n"
+    )
