@@ -35,7 +35,7 @@ from agentic_kit import runner
 from agentic_kit.clock import now, timestamp
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_bound, check_due, read_text_source
+from agentic_kit.inputs import check_bound, check_due, count, file_path, read_text_source
 from agentic_kit.store import StateStore, resolve_state_path
 from notes import inputs, operations
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit
@@ -50,9 +50,14 @@ app = runner.new_app("Agentic Notes: persistent notes to search, tag and follow 
 
 NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001.")]
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
-Limit = Annotated[int | None, typer.Option(min=0, help="Show at most N notes.")]
+Limit = Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N notes.")]
 BodyText = Annotated[str | None, typer.Option("--body", help="The body text.")]
-BodyFile = Annotated[str | None, typer.Option("--body-file", help="Read the body from a file; - for stdin.")]
+BodyFile = Annotated[
+    str | None,
+    typer.Option(
+        "--body-file", parser=file_path, metavar="PATH", help="Read the body from a file; - for stdin."
+    ),
+]
 DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO date-time with offset.")]
 
 
@@ -135,7 +140,10 @@ def update(
 def append(
     note_id: NoteId,
     text: Annotated[str | None, typer.Argument(help="Text to add at the end of the body.")] = None,
-    text_file: Annotated[str | None, typer.Option(help="Read the text from a file; - for stdin.")] = None,
+    text_file: Annotated[
+        str | None,
+        typer.Option(parser=file_path, metavar="PATH", help="Read the text from a file; - for stdin."),
+    ] = None,
 ) -> Payload:
     """Add text to the end of the body, on a new line."""
     note_id = inputs.check_note_id(note_id)

@@ -36,6 +36,7 @@ from agentic_kit.clock import now
 from agentic_kit.dates import format_timestamp, to_ms
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
+from agentic_kit.inputs import count
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
 from timer.models import Status, TimerState, TimerView
@@ -97,7 +98,9 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
-    limit: Annotated[int | None, typer.Option(min=0, help="Show at most N timers.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N timers.")
+    ] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())

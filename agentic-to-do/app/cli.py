@@ -35,7 +35,7 @@ from agentic_kit import runner
 from agentic_kit.clock import now, timestamp
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_bound, check_due
+from agentic_kit.inputs import check_bound, check_due, count
 from agentic_kit.store import StateStore, resolve_state_path
 from todo import inputs, operations
 from todo.models import Status, TodoItem, TodoState
@@ -88,7 +88,9 @@ def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
     due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
-    limit: Annotated[int | None, typer.Option(min=0, help="Show at most N items.")] = None,
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N items.")
+    ] = None,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None

@@ -11,6 +11,8 @@ Rules, in the order they run (warnings say so; every other finding is an error):
                                                  skills are listed: `skills: []` needs none)
   files.special                                  a FIFO, socket or device in the package (warning:
                                                  it is not copied into the checked copy)
+  files.outside                                  APP.md, a SKILL.md or a schema resolves outside the
+                                                 package (a symlink): it is not read
   frontmatter.parse, frontmatter.fields          frontmatter readable; fields, types, allowed values
   frontmatter.schema                             `schema` other than agentapplications/v1 (error:
                                                  unsupported); no `schema` (warning)
@@ -23,6 +25,8 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   body.sections, body.order                      recommended sections present, in order (warnings)
   body.scheduling                                `scheduling: supported` has a Scheduling section
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
+  schemas.refs                                   a `$ref` to anything but the same file (warning: the
+                                                 runtime never fetches it, so that part is not applied)
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
   cli.unknown-command                            an unknown command exits non-zero
   output.json, output.exit-status, output.size   success output is parseable JSON; `ok`, when given,
@@ -35,6 +39,8 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   commands.unverified                            no describe, so the two above cannot be checked (warning)
   confirmation.refuses                           each confirmationRequired command refuses without
                                                  its confirmation and changes nothing
+  confirmation.unverified                        no entity could be created to aim the command at, so
+                                                 its refusal proves nothing (warning)
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ from .manifest import (
     ManifestError,
     UnsupportedSchema,
     check_schema,
+    load_skill_manifest,
+    package_file,
     read_body,
     read_document,
     read_frontmatter,
@@ -125,6 +133,11 @@ def _check_static(root: Path, report: Report) -> AppManifest | None:
     if not (root / "app").is_dir():
         report.error("files.app", "app/ is missing.", str(root / "app"))
     try:
+        package_file(root, "APP.md")
+    except ManifestError as error:
+        report.error("files.outside", str(error), "APP.md")
+        return None
+    try:
         data = read_frontmatter(root / "APP.md")
         check_schema(data, root / "APP.md")
     except UnsupportedSchema as error:
@@ -186,7 +199,13 @@ def _check_skills(root: Path, manifest: AppManifest, report: Report) -> None:
             report.error("skills.resolve", f"skill {shortname!r} does not resolve.", where)
             continue
         try:
+            package_file(root, where)
+        except ManifestError as error:
+            report.error("files.outside", str(error), where)
+            continue
+        try:
             read_document(path)  # the validator reads it whole: only a regular UTF-8 file, bounded
+            load_skill_manifest(path)  # what activate reads: no key twice, as in APP.md
         except ManifestError as error:
             report.error("skills.valid", str(error), where)
             continue
@@ -229,14 +248,43 @@ def _check_schema_files(root: Path, report: Report) -> None:
     for path in sorted((root / "schemas").glob("*.json")) if (root / "schemas").is_dir() else []:
         where = str(path.relative_to(root))
         try:
+            package_file(root, where)
+        except ManifestError as error:
+            report.error("files.outside", str(error), where)
+            continue
+        try:
             schema = read_json_file(path)
-        except (ManifestError, ValueError) as error:
+        except (ManifestError, ValueError, RecursionError) as error:
             report.error("schemas.json", f"not valid JSON: {error}.", where)
             continue
         try:
             Draft202012Validator.check_schema(schema)
         except SchemaError as error:
             report.error("schemas.valid", f"not a valid JSON Schema: {error.message}.", where)
+            continue
+        elsewhere = sorted(set(_refs_elsewhere(schema)))
+        if elsewhere:
+            report.warning(
+                "schemas.refs",
+                f"refers to {', '.join(elsewhere)}: a runtime never fetches a schema from the network "
+                "or another file, so that part is not applied to outputs.",
+                where,
+            )
+
+
+def _refs_elsewhere(schema: Any) -> Iterator[str]:
+    """Every `$ref` or `$dynamicRef` that points at anything but a place in the same document."""
+    stack = [schema]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in ("$ref", "$dynamicRef") and isinstance(item, str) and not item.startswith("#"):
+                    yield item
+                else:
+                    stack.append(item)
+        elif isinstance(value, list):
+            stack += value
 
 
 class _Probe:
@@ -365,13 +413,24 @@ class _Probe:
         result = self.run(args)
         if result is None:
             return
+        refused = True
         if result.succeeded:
+            refused = False
             self.report.error(
                 "confirmation.refuses", f"{command} succeeded without its confirmation.", " ".join(args)
             )
         if _snapshot(self.package.root, self.state_dir) != before:
+            refused = False
             self.report.error(
                 "confirmation.refuses", f"{command} without its confirmation changed files.", " ".join(args)
+            )
+        if refused and target is None:
+            # Aimed at an id that does not exist, a refusal may be NOT_FOUND: it proves nothing.
+            self.report.warning(
+                "confirmation.unverified",
+                f"no entity could be created to aim {command} at, so its refusal without "
+                "confirmation could not be verified.",
+                " ".join(args),
             )
 
     def _create_entity(self, description: dict[str, Any] | None) -> str | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,7 +33,8 @@ import typer
 
 from agentic_kit import runner
 from agentic_kit.envelope import Passthrough, Payload, item_payload, list_payload
-from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.errors import AppError, ErrorCode, validation_error
+from agentic_kit.text import undecodable_byte
 
 from . import human
 from .environment import check_names, package_environment
@@ -60,13 +62,18 @@ MIN_TIMEOUT = 0.1
 MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
 
 
-def _seconds(value: float) -> float:
-    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]."""
-    if not math.isfinite(value) or not MIN_TIMEOUT <= value <= MAX_TIMEOUT:
+def _seconds(value: str | float) -> float:
+    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]. A typer
+    `parser=`, so a refusal shows the value as given (a default arrives as a float)."""
+    try:
+        seconds = float(value) if not isinstance(value, str) or value.isascii() else math.nan
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
         raise typer.BadParameter(
-            f"{value:g} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
+            f"{value} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
         )
-    return value
+    return seconds
 
 
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
@@ -100,7 +107,7 @@ MaxOutput = Annotated[
 
 
 def timeout_option(default_help: str) -> Any:
-    return typer.Option(callback=_seconds, metavar="SECONDS", help=default_help)
+    return typer.Option(parser=_seconds, metavar="SECONDS", help=default_help)
 
 
 def load_package(path: Path) -> Package:
@@ -108,7 +115,14 @@ def load_package(path: Path) -> Package:
         raise AppError(
             ErrorCode.NOT_FOUND, f"No package at {path}: it has no APP.md.", "Run `catalog` to find packages."
         )
-    package = Package(path.resolve())
+    resolved = path.resolve()
+    byte = undecodable_byte(str(resolved))
+    if byte is not None:
+        raise validation_error(
+            f"The package's path is not UTF-8 text (it holds the byte {byte}).",
+            "Rename its folder with UTF-8 text; a runtime reports paths in JSON.",
+        )
+    package = Package(resolved)
     try:
         package.manifest  # noqa: B018 - parse now, so a broken package is reported here
     except ManifestError as error:
@@ -172,9 +186,24 @@ def run(
     require_trust([loaded.root], approve)
     require_confirmation(argv, loaded.manifest, approve)
     document, status = run_and_relay(
-        loaded, argv, env=package_environment(names), timeout=timeout, max_output=max_output
+        loaded,
+        argv,
+        env=package_environment(names),
+        stdin=_own_stdin(),
+        timeout=timeout,
+        max_output=max_output,
     )
     return Passthrough(document, status)
+
+
+def _own_stdin() -> int | None:
+    """This process's stdin, for the app to read as it is (`--body-file -`); none (an empty stream)
+    when it is a terminal, which no one would type an app's input into, or has no descriptor."""
+    try:
+        descriptor = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    return None if os.isatty(descriptor) else descriptor
 
 
 @app.command()
@@ -226,9 +255,10 @@ def sync_packages(
     packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to refresh.")],
     approve: Approve = False,
 ) -> Payload:
-    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote and
-    what it removed. It loads each app's code to build the schemas, so the trust rule applies."""
-    from .sync import sync
+    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote, what
+    it removed (only files it wrote itself, unchanged since) and what it kept. It loads each app's
+    code to build the schemas, so the trust rule applies."""
+    from .sync import SyncRefused, sync
 
     loaded = [load_package(package) for package in packages]
     require_trust([package.root for package in loaded], approve)
@@ -236,6 +266,10 @@ def sync_packages(
     for package in loaded:
         try:
             done = sync(package.root)
+        except SyncRefused as error:
+            raise toolkit_error(
+                PACKAGE_INVALID, str(error), "Make it a real folder inside the package, then sync again."
+            ) from None
         except Exception as error:  # noqa: BLE001 - the package's own code may raise anything
             raise toolkit_error(
                 PACKAGE_INVALID,
@@ -249,6 +283,7 @@ def sync_packages(
                 "source": str(package.root),
                 "written": [str(path) for path in done.write],
                 "removed": [str(path) for path in done.remove],
+                "kept": [str(path) for path in done.kept],
             }
         )
     return list_payload(results)
@@ -381,7 +416,6 @@ def mcp_command(
 def main() -> None:
     """The console script."""
     import io
-    import sys
 
     if sys.argv[1:2] == ["mcp"]:
         answer = io.StringIO()
@@ -401,4 +435,11 @@ def serve_mcp(request: McpRequest) -> None:
 
     from .mcp_server import serve
 
-    anyio.run(serve, request.roots, request.approve, request.options)
+    try:
+        anyio.run(serve, request.roots, request.approve, request.options)
+    except* (BrokenPipeError, ConnectionResetError):
+        # The client closed the pipe: the session is over, and there is no one to tell.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # nor can the interpreter's last flush fail
+            os.close(devnull)

@@ -20,6 +20,12 @@ AGENTIC_PREFIX = "AGENTIC_"
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def admitted(name: str) -> bool:
+    """Whether a variable of the caller's passes to a package without being named: on the
+    allow-list, or an AGENTIC_* setting."""
+    return name in ALLOWED or name.startswith((*ALLOWED_PREFIXES, AGENTIC_PREFIX))
+
+
 def check_names(names: Iterable[str]) -> list[str]:
     """The names given to --env, refused unless each is a variable name (no `NAME=value`)."""
     checked = []

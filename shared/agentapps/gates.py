@@ -23,6 +23,7 @@ from .manifest import AppManifest
 
 SUITE_ROOT = Path(__file__).resolve().parents[2]
 TRUSTED_ROOTS_ENV = "AGENTAPPS_TRUSTED"
+HELP_FLAGS = ("--help", "-h")
 
 
 def trust_level(package_root: Path) -> str:
@@ -31,8 +32,11 @@ def trust_level(package_root: Path) -> str:
     resolved = package_root.resolve()
     if resolved.is_relative_to(SUITE_ROOT) and (SUITE_ROOT / "shared" / "agentapps").is_dir():
         return "bundled"
+    # Only absolute folders count: `.` would trust wherever the command happens to run.
     trusted = [
-        Path(entry).resolve() for entry in os.environ.get(TRUSTED_ROOTS_ENV, "").split(os.pathsep) if entry
+        Path(entry).resolve()
+        for entry in os.environ.get(TRUSTED_ROOTS_ENV, "").split(os.pathsep)
+        if os.path.isabs(entry)
     ]
     if any(resolved.is_relative_to(root) for root in trusted):
         return "trusted"
@@ -54,21 +58,57 @@ def require_trust(package_roots: Iterable[Path], approved: bool) -> None:
 
 def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None:
     """The confirmationRequired entry that gates these arguments, if any. An entry gates the
-    arguments when its words are their leading words, so `items` gates `items remove` too.
+    arguments when its words are their leading words, in any case (`items REMOVE` too, for an app
+    that matches commands loosely), so `items` gates `items remove` too.
 
-    USAGE_ERROR when an option, `--` included, comes before the command or inside a declared
-    command path: how the app would read that is its parser's business, not the gate's."""
-    if args and args[0].startswith("-"):
+    USAGE_ERROR, before anything runs, when the arguments cannot be read without guessing how the
+    app parses options: an option (`--` included) before the command; an option inside a
+    declared command path (`items --all remove`), unless the words before it are a whole declared
+    command and no later word continues a gated path (`items --limit 5` is fine); a command word
+    holding whitespace (`"items remove"` as one argument); and `--human` before any `--`, which
+    asks for text the runtime cannot relay. A lone `--help` or `-h` after the command's words
+    (or alone) is help, which changes nothing: never gated."""
+    if args and args[0].startswith("-") and list(args) not in ([flag] for flag in HELP_FLAGS):
         raise _put_the_command_first(args[0])
     words = _leading_words(args)
-    for entry in {*manifest.commands, *manifest.confirmation_required}:
-        path = entry.split(" ")
-        if len(words) < len(path) and path[: len(words)] == words and len(args) > len(words):
-            raise _put_the_command_first(args[len(words)])
+    rest = list(args[len(words) :])
+    declared = [_fold(entry) for entry in {*manifest.commands, *manifest.confirmation_required}]
+    gates = [_fold(entry) for entry in manifest.confirmation_required]
+    folded = [word.casefold() for word in words]
+    for index, word in enumerate(words):
+        in_a_command = index == 0 or any(
+            len(path) > index and path[:index] == folded[:index] for path in declared
+        )
+        if in_a_command and (not word or any(character.isspace() for character in word)):
+            raise AppError(
+                ErrorCode.USAGE_ERROR,
+                f"{word!r} is not a command word: a command word is one argument, without whitespace.",
+                'Give each word of the command as its own argument: `items remove`, not `"items remove"`.',
+            )
+    if len(rest) == 1 and rest[0] in HELP_FLAGS:
+        return None
+    options = rest[: rest.index("--")] if "--" in rest else rest
+    if "--human" in options:
+        raise AppError(
+            ErrorCode.USAGE_ERROR,
+            "--human asks the app for text, which the runtime cannot relay: it passes on JSON only.",
+            "Leave --human out; a value that reads --human goes after `--` or as `--option=--human`.",
+        )
+    if rest:
+        whole = any(path == folded[: len(path)] for path in declared)
+        inside = any(len(path) > len(folded) and path[: len(folded)] == folded for path in declared)
+        continues_a_gate = any(
+            len(path) > len(folded)
+            and path[: len(folded)] == folded
+            and path[len(folded)] in [word.casefold() for word in rest]
+            for path in gates
+        )
+        if (inside and not whole) or continues_a_gate:
+            raise _put_the_command_first(rest[0])
     gated = [
         entry
-        for entry in manifest.confirmation_required
-        if words[: len(entry.split(" "))] == entry.split(" ")
+        for entry, path in zip(manifest.confirmation_required, gates, strict=True)
+        if folded[: len(path)] == path
     ]
     return gated[0] if gated else None
 
@@ -84,6 +124,11 @@ def require_confirmation(args: Sequence[str], manifest: AppManifest, approved: b
             "Ask the user, then run again with --approve (the app may want its own flag too).",
             details={"gate": "confirmation", "command": gated},
         )
+
+
+def _fold(command: str) -> list[str]:
+    """A command (path) as words compared without case."""
+    return command.casefold().split(" ")
 
 
 def _leading_words(args: Sequence[str]) -> list[str]:

@@ -12,8 +12,9 @@ from agentic_kit.envelope import Envelope
 
 
 def render(envelope: Envelope) -> str:
-    if not isinstance(envelope, dict) or not isinstance(envelope.get("ok"), bool):
-        # A document `run` relays need not be an envelope: the format only recommends `ok`.
+    if not _suite_shaped(envelope):
+        # A document `run` relays is the app's own: the format only recommends `ok` and a
+        # structured error, and fixes nothing else. Shown as JSON, it is shown whole.
         return json.dumps(envelope, ensure_ascii=False, indent=2)
     command = envelope.get("command")
     reports = _reports(envelope)
@@ -26,6 +27,30 @@ def render(envelope: Envelope) -> str:
     if command == "catalog" and envelope.get("ok"):
         return "\n".join(_catalog_line(entry) for entry in envelope["items"]) or "(no packages)"
     return kit_human.render(envelope)
+
+
+def _suite_shaped(envelope: Any) -> bool:
+    """Whether the kit's renderer can read it: the suite's failure, help, list or item envelope."""
+    if not isinstance(envelope, dict) or not isinstance(envelope.get("ok"), bool):
+        return False
+    if envelope["ok"] is False:
+        error = envelope.get("error")
+        return (
+            isinstance(error, dict)
+            and all(isinstance(error.get(key), str) for key in ("code", "message"))
+            and isinstance(error.get("hint", ""), str)
+        )
+    if "help" in envelope:
+        return isinstance(envelope["help"], str)
+    if "items" in envelope:
+        items, count = envelope["items"], envelope.get("count")
+        return (
+            isinstance(items, list)
+            and all(isinstance(item, dict) for item in items)
+            and isinstance(count, int)
+            and isinstance(envelope.get("total", 0), int)
+        )
+    return isinstance(envelope.get("item"), dict)
 
 
 def _reports(envelope: Envelope) -> list[dict[str, Any]] | None:
@@ -49,6 +74,7 @@ def _report(report: dict[str, Any]) -> str:
 def _sync_lines(entry: dict[str, Any]) -> str:
     done = [f"wrote    {path}" for path in entry["written"]]
     done += [f"removed  {path}" for path in entry["removed"]]
+    done += [f"kept     {path}" for path in entry.get("kept", [])]
     return "\n".join([entry["source"], *(f"  {line}" for line in done or ["up to date"])])
 
 

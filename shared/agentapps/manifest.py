@@ -8,8 +8,14 @@ A manifest comes from anywhere, so reading one can neither hang nor exhaust the 
 - only regular files are read (a FIFO named APP.md is refused, never opened for a blocking read);
 - the frontmatter is at most MAX_FRONTMATTER_BYTES, a whole document (the activation tier) at most
   MAX_DOCUMENT_BYTES;
-- YAML anchors and aliases are refused (no alias expansion), and so is any value JSON cannot carry
-  (timestamps stay strings, as in YAML 1.2).
+- YAML anchors and aliases are refused (no alias expansion), and so is any value JSON cannot carry,
+  a key given twice in one mapping, and a number of more than MAX_NUMBER_DIGITS digits;
+- a file that resolves outside its package (a symlink) is refused: reading it would show the
+  package whatever the link points at.
+
+YAML is read by the 1.2 core schema: only true/false are booleans (`on`, `no`, `Yes` are text),
+no merge keys, no implicit timestamps. A plain scalar in a field the format types as text
+(`version`, `name`, each entry of `commands`…) is its text as written: `version: 1.0` is "1.0".
 
 What the format allows is accepted: keys this runtime does not know are kept (`model_extra`),
 `entry` may be a plain string, and `commands` may hold command paths (`items remove`).
@@ -17,8 +23,10 @@ What the format allows is accepted: keys this runtime does not know are kept (`m
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
@@ -32,6 +40,15 @@ MAX_FRONTMATTER_BYTES = 64 * 1024
 # APP.md or SKILL.md read whole (activation, check): larger is refused, not loaded into memory.
 MAX_DOCUMENT_BYTES = 1024 * 1024
 SUPPORTED_SCHEMA = "agentapplications/v1"
+# A number in frontmatter with more digits than this is refused before it is converted (a
+# 5,000-digit integer costs time to convert, and no field of the format needs one).
+MAX_NUMBER_DIGITS = 30
+# Fields the format types as text: a plain scalar there is its text as written.
+APP_TEXT_FIELDS = frozenset(
+    {"schema", "kind", "slug", "name", "description", "version", "license", "scheduling"}
+)
+APP_TEXT_LISTS = frozenset({"commands", "confirmationRequired", "skills", "tags"})
+SKILL_TEXT_FIELDS = frozenset({"name", "description", "license", "compatibility", "allowed-tools"})
 
 
 class ManifestError(Exception):
@@ -48,7 +65,40 @@ def _one_line_command(command: str) -> str:
     if command.rstrip().endswith((";", "&", "|", "\\")):
         # The arguments are appended as "$@": after an operator they would run as a command.
         raise ValueError("entry.command must not end with ; & | or \\")
+    problem = _where_arguments_would_land(command)
+    if problem:
+        raise ValueError(f'entry.command {problem}: the arguments appended as "$@" would be lost')
     return command
+
+
+def _where_arguments_would_land(command: str) -> str | None:
+    """Why `<command> "$@"` would not pass the arguments, as sh reads it: an unclosed quote, or a
+    comment (`#` starting a word, outside quotes) that would swallow them."""
+    quote: str | None = None
+    escaped = False
+    previous = " "
+    for character in command:
+        if escaped:
+            escaped = False
+        elif quote == "'":
+            quote = None if character == "'" else quote
+        elif character == "\\":
+            escaped = True
+        elif quote == '"':
+            quote = None if character == '"' else quote
+        elif character in "'\"":
+            quote = character
+        elif character == "#" and (previous.isspace() or previous in ";&|()<>"):
+            return "holds a comment"
+        previous = character
+    return "leaves a quote open" if quote else None
+
+
+def _each_once(names: list[str]) -> list[str]:
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"lists {', '.join(repeated)} more than once")
+    return names
 
 
 def _entry_mapping(value: Any) -> Any:
@@ -86,7 +136,7 @@ class AppManifest(BaseModel):
     metadata: dict[str, Any] | None = None
     entry: Annotated[Entry, BeforeValidator(_entry_mapping)]
     commands: list[CommandPath]
-    skills: list[SkillName]
+    skills: Annotated[list[SkillName], AfterValidator(_each_once)]
     scheduling: Literal["supported", "notSupported"] | None = None
     confirmation_required: list[CommandPath] = Field(default_factory=list, alias="confirmationRequired")
 
@@ -108,27 +158,98 @@ class SkillManifest(BaseModel):
     allowed_tools: str | None = Field(None, alias="allowed-tools")
 
 
-class _AliasRefused(yaml.YAMLError):
-    def __init__(self, line: int) -> None:
-        super().__init__(f"line {line}")
-        self.line = line
+class _Refused(yaml.YAMLError):
+    """What the frontmatter loader refuses, and on which line (1-based, counting the opening ---)."""
+
+    def __init__(self, reason: str, mark: Any) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = mark.line + 2
+
+
+_STR = "tag:yaml.org,2002:str"
 
 
 class _FrontmatterLoader(yaml.SafeLoader):
-    """Safe YAML without anchors or aliases (a few bytes of aliases can expand to gigabytes) and
-    without implicit timestamps (`2026-04-01` stays a string, as JSON needs)."""
+    """Safe YAML by the 1.2 core schema, without what a hostile manifest could abuse: anchors and
+    aliases (a few bytes can expand to gigabytes), a key given twice (the last would silently win:
+    `confirmationRequired` written twice could drop a gate), numbers of huge length."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            raise _AliasRefused(event.start_mark.line + 2)  # 1-based, after the opening ---
+            raise _Refused(
+                "uses a YAML anchor or alias; they are refused, since a few of them can expand to gigabytes",
+                event.start_mark,
+            )
         return super().compose_node(parent, index)
 
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen = set()
+        for key_node, _ in node.value:
+            key = (key_node.tag, key_node.value) if isinstance(key_node, yaml.ScalarNode) else id(key_node)
+            if key in seen:
+                raise _Refused(f"gives the key {key_node.value!r} twice", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
 
-_FrontmatterLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    def construct_yaml_int(self, node: Any) -> int:
+        text = str(node.value)
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise _Refused(f"holds a number longer than {MAX_NUMBER_DIGITS} digits", node.start_mark)
+        if text.startswith(("0o", "0x")):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        return int(text, 10)
+
+    def construct_yaml_float(self, node: Any) -> float:
+        text = str(node.value)
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise _Refused(f"holds a number longer than {MAX_NUMBER_DIGITS} digits", node.start_mark)
+        return float(text.lower().replace(".inf", "inf").replace(".nan", "nan"))
+
+    def construct_yaml_bool(self, node: Any) -> bool:
+        return str(node.value).lower() == "true"
+
+
+# The YAML 1.2 core schema's implicit types; everything else in a plain scalar is a string.
+_FrontmatterLoader.yaml_implicit_resolvers = {}
+for _tag, _pattern, _first in (
+    ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", "~nN"),
+    ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    (
+        "tag:yaml.org,2002:float",
+        r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)",
+        "-+.0123456789",
+    ),
+):
+    _FrontmatterLoader.add_implicit_resolver(
+        _tag, re.compile(f"^(?:{_pattern})$"), [*_first, ""] if _tag.endswith("null") else list(_first)
+    )
+_FrontmatterLoader.add_constructor("tag:yaml.org,2002:int", _FrontmatterLoader.construct_yaml_int)
+_FrontmatterLoader.add_constructor("tag:yaml.org,2002:float", _FrontmatterLoader.construct_yaml_float)
+_FrontmatterLoader.add_constructor("tag:yaml.org,2002:bool", _FrontmatterLoader.construct_yaml_bool)
+
+
+def _as_text(node: Any) -> None:
+    """A plain scalar is read as the text it is written as."""
+    if isinstance(node, yaml.ScalarNode) and node.style is None:
+        node.tag = _STR
+
+
+def _text_fields_as_written(root: Any, fields: frozenset[str], lists: frozenset[str]) -> None:
+    if not isinstance(root, yaml.MappingNode):
+        return
+    for key_node, value_node in root.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key in fields:
+            _as_text(value_node)
+        elif key in lists and isinstance(value_node, yaml.SequenceNode):
+            for item in value_node.value:
+                _as_text(item)
+        elif key == "entry" and fields is APP_TEXT_FIELDS:
+            _as_text(value_node)  # `entry: <command>`, or its `command`
+            _text_fields_as_written(value_node, frozenset({"command"}), frozenset())
 
 
 def open_regular_file(path: Path) -> IO[bytes]:
@@ -145,20 +266,26 @@ def open_regular_file(path: Path) -> IO[bytes]:
     return os.fdopen(descriptor, "rb")
 
 
-def read_frontmatter(path: Path) -> dict[str, Any]:
-    """The YAML mapping between the opening and closing `---`; nothing after is read."""
+def _is_fence(line: bytes) -> bool:
+    """A `---` line; trailing spaces or tabs (and CR) are tolerated, as editors leave them."""
+    return line.rstrip() == FRONTMATTER_FENCE
+
+
+def read_frontmatter(path: Path, *, skill: bool = False) -> dict[str, Any]:
+    """The YAML mapping between the opening and closing `---`; nothing after is read. A UTF-8
+    byte-order mark before the opening `---` is skipped."""
     lines: list[bytes] = []
     size = 0
     try:
         with open_regular_file(path) as handle:
-            if handle.readline(len(FRONTMATTER_FENCE) + 3).rstrip(b"\r\n") != FRONTMATTER_FENCE:
+            if not _is_fence(handle.readline(256).removeprefix(codecs.BOM_UTF8)):
                 raise ManifestError(f"{path} does not start with a --- frontmatter line.")
             while True:
                 # Bounded reads: a "line" of a gigabyte is never held in memory.
                 line = handle.readline(MAX_FRONTMATTER_BYTES - size + 1)
                 if not line:
                     raise ManifestError(f"{path}: frontmatter is never closed with ---.")
-                if line.rstrip(b"\r\n") == FRONTMATTER_FENCE:
+                if _is_fence(line):
                     break
                 size += len(line)
                 if size > MAX_FRONTMATTER_BYTES:
@@ -166,25 +293,33 @@ def read_frontmatter(path: Path) -> dict[str, Any]:
                 lines.append(line)
     except OSError as error:
         raise ManifestError(f"{path}: {error.strerror or error}.") from None
-    return parse_frontmatter(b"".join(lines), path)
+    return parse_frontmatter(b"".join(lines), path, skill=skill)
 
 
-def parse_frontmatter(text: bytes, path: Path) -> dict[str, Any]:
+def parse_frontmatter(text: bytes, path: Path, *, skill: bool = False) -> dict[str, Any]:
+    """The frontmatter's YAML as data (see _FrontmatterLoader); ManifestError naming the problem.
+    `skill`: a SKILL.md, whose text fields are those Agent Skills defines."""
     try:
-        data = yaml.load(text.decode("utf-8"), Loader=_FrontmatterLoader)  # a SafeLoader, refusing aliases
+        loader = _FrontmatterLoader(text.decode("utf-8"))
     except UnicodeDecodeError:
         raise ManifestError(f"{path}: frontmatter is not UTF-8 text.") from None
-    except _AliasRefused as error:
-        raise ManifestError(
-            f"{path}: frontmatter uses a YAML anchor or alias (line {error.line}); they are refused, "
-            "since a few of them can expand to gigabytes."
-        ) from None
+    try:
+        node = loader.get_single_node()
+        if skill:
+            _text_fields_as_written(node, SKILL_TEXT_FIELDS, frozenset())
+        else:
+            _text_fields_as_written(node, APP_TEXT_FIELDS, APP_TEXT_LISTS)
+        data = loader.construct_document(node) if node is not None else None
+    except _Refused as error:
+        raise ManifestError(f"{path}: frontmatter {error.reason} (line {error.line}).") from None
     except yaml.YAMLError as error:
         raise ManifestError(
             f"{path}: frontmatter is not valid YAML ({' '.join(str(error).split())})."
         ) from None
-    except RecursionError:
+    except (RecursionError, MemoryError):
         raise ManifestError(f"{path}: frontmatter is nested too deeply.") from None
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: frontmatter is not a mapping of fields.")
     try:
@@ -213,10 +348,11 @@ def read_document(path: Path) -> str:
 
 def read_body(path: Path) -> str:
     """Everything after the closing `---` (the activation tier)."""
-    lines = read_document(path).splitlines(keepends=True)
-    if lines and lines[0].rstrip("\r\n") == FRONTMATTER_FENCE.decode():
+    lines = read_document(path).removeprefix("\ufeff").splitlines(keepends=True)
+    fence = FRONTMATTER_FENCE.decode()
+    if lines and lines[0].rstrip() == fence:
         for number, line in enumerate(lines[1:], start=1):
-            if line.rstrip("\r\n") == FRONTMATTER_FENCE.decode():
+            if line.rstrip() == fence:
                 lines = lines[number + 1 :]
                 break
     return "".join(lines).lstrip("\r\n")
@@ -231,8 +367,19 @@ def check_schema(data: dict[str, Any], path: Path) -> None:
         )
 
 
+def package_file(package_dir: Path, relative: Path | str) -> Path:
+    """A file of the package, refused (ManifestError) when it resolves outside the package: a
+    symlink to /etc/… must not make the runtime show what it points at."""
+    path = package_dir / relative
+    root = package_dir.resolve()
+    target = path.resolve()
+    if not target.is_relative_to(root):
+        raise ManifestError(f"{path} resolves outside the package (to {target}); it is not read.")
+    return path
+
+
 def load_app_manifest(package_dir: Path) -> AppManifest:
-    path = package_dir / "APP.md"
+    path = package_file(package_dir, "APP.md")
     data = read_frontmatter(path)
     check_schema(data, path)
     return app_manifest_from(data, path)
@@ -251,7 +398,7 @@ def app_manifest_from(data: dict[str, Any], path: Path) -> AppManifest:
 def load_skill_manifest(skill_file: Path) -> SkillManifest:
     from pydantic import ValidationError
 
-    data = read_frontmatter(skill_file)
+    data = read_frontmatter(skill_file, skill=True)
     try:
         return SkillManifest.model_validate(data)
     except ValidationError as error:

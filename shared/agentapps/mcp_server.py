@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,14 +32,21 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types import INVALID_PARAMS
 
+from agentic_kit.envelope import to_json
 from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.text import printable
 
 from .environment import package_environment
+from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay
 
 URI_SCHEME = "agentapp"
+# Start-up runs each package's describe side by side, at most this many at once, each for at most
+# this long (or --timeout, if shorter): a hanging describe leaves its package out, never the rest.
+STARTUP_WORKERS = 8
+STARTUP_DESCRIBE_TIMEOUT = 10.0
 
 
 @dataclass
@@ -58,8 +66,10 @@ class Command:
 
 def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict[str, Command]:
     """Tool name → command, for every package that loads (and describes itself, if it declares
-    describe). A package left out is named on stderr, with why."""
-    commands: dict[str, Command] = {}
+    describe). A package left out is named on stderr, with why; whatever one package holds, the
+    others are served. The packages' describe runs side by side, each bounded by
+    STARTUP_DESCRIBE_TIMEOUT, so start-up waits for the slowest, never for their sum."""
+    packages = []
     for root in discover(roots):
         package = Package(root)
         try:
@@ -67,23 +77,43 @@ def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict
         except ManifestError as error:
             _leave_out(root, str(error))
             continue
+        except Exception as error:  # noqa: BLE001 - one package never stops the server
+            _leave_out(root, f"its APP.md cannot be read ({type(error).__name__}: {error})")
+            continue
         if not approve and trust_level(root) == "untrusted":
             _leave_out(root, "untrusted; start the server with --approve to serve it")
             continue
-        described = _described(package, options) if "describe" in manifest.commands else {}
+        packages.append(package)
+    described_packages = [package for package in packages if "describe" in package.manifest.commands]
+    with ThreadPoolExecutor(max_workers=max(1, min(STARTUP_WORKERS, len(described_packages)))) as pool:
+        descriptions = dict(
+            zip(
+                [package.root for package in described_packages],
+                pool.map(lambda package: _described(package, options), described_packages),
+                strict=True,
+            )
+        )
+    commands: dict[str, Command] = {}
+    for package in packages:
+        manifest = package.manifest
+        described = descriptions.get(package.root, {})
         if described is None:
             continue
-        tools = {
-            f"{package.name}.{declared.replace(' ', '.')}": Command(
-                package, declared.split(" "), described.get(declared)
-            )
-            for declared in manifest.commands
-            # A described package is served as it describes itself.
-            if "describe" not in manifest.commands or declared in described
-        }
+        tools: dict[str, Command] = {}
+        for declared in manifest.commands:
+            if "describe" in manifest.commands and declared not in described:
+                continue  # a described package is served as it describes itself
+            name = f"{package.name}.{declared.replace(' ', '.')}"
+            if name in tools:
+                _say(
+                    f"{package.root}: `{declared}` and `{tools[name].name}` are both the tool {name}; "
+                    f"only `{tools[name].name}` is served"
+                )
+                continue
+            tools[name] = Command(package, declared.split(" "), described.get(declared))
         taken = sorted(set(tools) & set(commands))
         if taken:
-            _leave_out(root, f"another package already serves {', '.join(taken)} (the same slug)")
+            _leave_out(package.root, f"another package already serves {', '.join(taken)} (the same slug)")
             continue
         commands |= tools
     return commands
@@ -96,7 +126,7 @@ def _described(package: Package, options: RunOptions) -> dict[str, dict[str, Any
             package,
             ["describe"],
             env=package_environment(options.env_names),
-            timeout=options.timeout,
+            timeout=min(options.timeout, STARTUP_DESCRIBE_TIMEOUT),
             max_output=options.max_output,
         )
     except (RunTimedOut, OSError) as error:
@@ -115,7 +145,11 @@ def _described(package: Package, options: RunOptions) -> dict[str, dict[str, Any
 
 
 def _leave_out(root: Path, reason: str) -> None:
-    print(f"agentapps mcp: {root} is not served: {reason}", file=sys.stderr)
+    _say(f"{root} is not served: {reason}")
+
+
+def _say(message: str) -> None:
+    print(printable(f"agentapps mcp: {message}"), file=sys.stderr)
 
 
 def _json_type(parameter: dict[str, Any]) -> dict[str, Any]:
@@ -144,6 +178,13 @@ ARGS_PROPERTY = {
 }
 
 
+def _inline(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The options a tool takes: not those whose value is a path (`--body-file`). A tool client
+    passes text inline; a path would be read on the server's machine — a file the client never
+    saw, or the server's own stdin (`-`), which holds the protocol, not the text."""
+    return [option for option in options if option.get("type") != "path"]
+
+
 def input_schema(command: Command) -> dict[str, Any]:
     if command.description is None:
         properties: dict[str, Any] = {"args": ARGS_PROPERTY}
@@ -152,7 +193,7 @@ def input_schema(command: Command) -> dict[str, Any]:
         arguments = command.description.get("arguments", [])
         options = command.description.get("options", [])
         properties = {argument["name"]: _json_type(argument) for argument in arguments}
-        properties |= {_property(option["name"]): _json_type(option) for option in options}
+        properties |= {_property(option["name"]): _json_type(option) for option in _inline(options)}
         required = [argument["name"] for argument in arguments if argument["required"]]
     if command.destructive:
         properties["confirm"] = {"type": "boolean", "description": "True only after the user agreed."}
@@ -168,7 +209,7 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
             raise AppError(ErrorCode.VALIDATION_ERROR, "args must be an array of strings.")
         return [*command.words, *args]
     argv = list(command.words)
-    for option in command.description.get("options", []):
+    for option in _inline(command.description.get("options", [])):
         value = arguments.get(_property(option["name"]))
         if value is None or value is False:
             continue
@@ -187,15 +228,38 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
 
 def _error(code: str, message: str, document: dict[str, Any] | None = None) -> types.CallToolResult:
     body = document or {"ok": False, "command": None, "error": {"code": code, "message": message}}
+    # An app's output quoted in details may hold bytes that were not UTF-8: printable, or the
+    # protocol's own serialisation would fail and end the session.
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=f"{code}: {message}")],
-        structured_content=body,
+        content=[types.TextContent(type="text", text=printable(f"{code}: {message}"))],
+        structured_content=json.loads(to_json(body)),
         is_error=True,
     )
 
 
+def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
+    """VALIDATION_ERROR naming the argument, when the call does not fit the tool's input schema
+    (an unknown property, a list for a single value, a number for a string)."""
+    from jsonschema import Draft202012Validator
+
+    schema = input_schema(command)
+    for error in sorted(
+        Draft202012Validator(schema).iter_errors(arguments), key=lambda error: list(error.path)
+    ):
+        where = ".".join(str(part) for part in error.absolute_path)
+        if error.validator == "additionalProperties":
+            unknown = sorted(set(arguments) - set(schema["properties"]))
+            message = f"{', '.join(unknown)}: not an argument of {command.name} (see its input schema)."
+        else:
+            message = f"{where or 'arguments'}: {error.message}."
+        raise AppError(
+            ErrorCode.VALIDATION_ERROR, message, "Call the tool with the arguments its input schema lists."
+        )
+
+
 def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> types.CallToolResult:
     try:
+        check_arguments(command, arguments)
         argv = command_line(command, arguments)
         require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
         document, _ = run_and_relay(
@@ -206,18 +270,20 @@ def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> ty
             max_output=options.max_output,
         )
     except AppError as error:
+        message = printable(error.message)
         body = {
             "code": error.code,
-            "message": error.message,
+            "message": message,
             **({"details": error.details} if error.details else {}),
         }
-        return _error(error.code, error.message, {"ok": False, "command": command.name, "error": body})
+        return _error(error.code, message, {"ok": False, "command": command.name, "error": body})
     if isinstance(document, dict) and document.get("ok") is False:
         failure = document.get("error")
-        code, message = (
-            (failure.get("code"), failure.get("message")) if isinstance(failure, dict) else (None, None)
-        )
-        return _error(str(code), str(message), document)
+        said = (failure.get("code"), failure.get("message")) if isinstance(failure, dict) else (None, None)
+        if isinstance(said[0], str) and isinstance(said[1], str):
+            return _error(said[0], said[1], document)
+        # The format only recommends a structured error: show what the app printed.
+        return _error(APP_FAILED, f"The app failed without a structured error: {to_json(document)}", document)
     text = json.dumps(document, ensure_ascii=False)
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(

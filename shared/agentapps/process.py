@@ -54,11 +54,13 @@ def run_bounded(
     *,
     cwd: Path,
     env: Mapping[str, str],
-    stdin: bytes,
+    stdin: bytes | int,
     timeout: float,
     max_output: int,
 ) -> Finished:
     """Run argv from cwd with env, feed it stdin, and collect stdout and stderr within the bounds.
+    `stdin` is bytes to feed, or a file descriptor the process reads itself (the runtime's own
+    stdin, passed on as it is, streamed, never held in memory).
 
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
@@ -66,13 +68,15 @@ def run_bounded(
         list(argv),
         cwd=cwd,
         env=dict(env),
-        stdin=subprocess.PIPE,
+        stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
     try:
-        return _collect(process, stdin, time.monotonic() + timeout, max_output)
+        return _collect(
+            process, b"" if isinstance(stdin, int) else stdin, time.monotonic() + timeout, max_output
+        )
     finally:
         for pipe in (process.stdin, process.stdout, process.stderr):
             if pipe is not None:
@@ -83,10 +87,9 @@ def run_bounded(
 
 
 def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, max_output: int) -> Finished:
-    assert process.stdin is not None
     assert process.stdout is not None
     assert process.stderr is not None
-    stdin_fd = process.stdin.fileno()
+    stdin_fd = process.stdin.fileno() if process.stdin is not None else -1
     names = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr"}
     received = {descriptor: bytearray() for descriptor in names}
     pending = memoryview(stdin)
@@ -97,7 +100,7 @@ def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, ma
         if pending:
             os.set_blocking(stdin_fd, False)
             selector.register(stdin_fd, selectors.EVENT_WRITE)
-        else:
+        elif process.stdin is not None:
             process.stdin.close()
         exited_at: float | None = None
         over_cap: str | None = None
@@ -112,7 +115,7 @@ def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, ma
                 descriptor = key.fd
                 if descriptor == stdin_fd:
                     pending = _feed(descriptor, pending)
-                    if not pending:
+                    if not pending and process.stdin is not None:
                         selector.unregister(descriptor)
                         process.stdin.close()
                     continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shlex
 import sys
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,8 @@ from types import ModuleType
 from typing import Any
 
 from agentic_kit.errors import AppError
+from agentic_kit.store import unique_keys
+from agentic_kit.text import undecodable_byte
 
 from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, toolkit_error
 from .gates import trust_level
@@ -39,6 +42,7 @@ from .manifest import (
     load_app_manifest,
     load_skill_manifest,
     open_regular_file,
+    package_file,
     read_body,
     read_frontmatter,
     skill_path,
@@ -51,7 +55,12 @@ DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 24 * 60 * 60.0
 DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
 MAX_SCHEMA_BYTES = 16 * 1024 * 1024  # a schema file larger than this is not read
+# What activation returns at most: the APP.md body and the skills' bodies together.
+MAX_ACTIVATION_BYTES = 4 * 1024 * 1024
 SHELL = "/bin/sh"
+# An app's document may nest arrays and objects this deep; deeper is a CONTRACT_VIOLATION, so no
+# parser, validator or comparison of the runtime's can run out of stack on it.
+MAX_NESTING = 100
 # How much of an app's stdout and stderr a failure envelope carries.
 EXCERPT_CHARS = 2000
 _entry_modules: dict[Path, ModuleType] = {}
@@ -148,16 +157,29 @@ class Package:
             if not os.path.lexists(path):
                 continue
             try:
-                schema = read_json_file(path)
+                schema = read_json_file(package_file(self.root, Path("schemas") / name))
                 Draft202012Validator.check_schema(schema)
             except (ManifestError, ValueError, SchemaError):
                 continue  # schemas/ is optional and its format the package's own; check reports it
-            validators[ok] = Draft202012Validator(schema)
+            validators[ok] = Draft202012Validator(schema, registry=offline_registry())
         return validators
 
     def entry_argv(self, args: Sequence[str]) -> list[str]:
         """entry.command as a shell command; the arguments are "$@", so the shell never reads them."""
         return [SHELL, "-c", f'{self.manifest.entry.command.strip()} "$@"', self.name, *args]
+
+
+def offline_registry() -> Any:
+    """A jsonschema registry that retrieves nothing: a `$ref` to a URL or a file is never fetched
+    (a schema of the package's own cannot make the runtime read the network or the disk); what it
+    refers to stays unresolved, and `check` reports it (schemas.refs)."""
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str) -> Any:
+        raise NoSuchResource(uri)
+
+    return Registry(retrieve=refuse)  # type: ignore[call-arg]
 
 
 def read_json_file(path: Path) -> Any:
@@ -194,11 +216,14 @@ def invoke(
     args: Sequence[str],
     *,
     env: Mapping[str, str] | None = None,
-    stdin: str | None = None,
+    stdin: str | int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
 ) -> Invocation:
     """Run the package's entry command from its root with `args` and check what comes back.
+
+    `stdin` is text to feed the app (default: an empty stream), or a file descriptor it reads
+    itself (`agentapps run` passes its own stdin on).
 
     `env` is the whole environment the package sees (default: environment.package_environment());
     the folder of this runtime's interpreter goes first on its PATH, so `python3` in an entry
@@ -214,7 +239,7 @@ def invoke(
             package.entry_argv(args),
             cwd=package.root,
             env=run_env,
-            stdin=(stdin or "").encode(),
+            stdin=stdin if isinstance(stdin, int) else (stdin or "").encode(),
             timeout=timeout,
             max_output=max_output,
         )
@@ -229,8 +254,10 @@ def finished_invocation(
     package: Package, args: Sequence[str], finished: Finished, max_output: int
 ) -> Invocation:
     """What a bounded run gave back, checked; output past the cap is a violation of its own."""
+    # Bytes that are not UTF-8 become lone surrogates (shown as \\xNN when printed): stdout's are
+    # named as a violation, stderr is only an excerpt.
     stdout, stderr = (
-        stream.decode("utf-8", errors="replace") for stream in (finished.stdout, finished.stderr)
+        stream.decode("utf-8", errors="surrogateescape") for stream in (finished.stdout, finished.stderr)
     )
     if finished.over_cap is not None:
         message = f"{finished.over_cap} passed the output cap of {max_output} bytes; the app was killed."
@@ -244,17 +271,63 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_document(stdout: str) -> Any:
-    """stdout as exactly one JSON document (NaN and Infinity are not JSON), else NOT_JSON."""
+# A \uD800-\uDFFF escape: half of a pair, or a lone surrogate that no UTF-8 text can hold.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def read_document(stdout: str) -> tuple[Any, str | None]:
+    """stdout as exactly one JSON document, else NOT_JSON and why. JSON here is the format's:
+    UTF-8 text holding valid Unicode (no lone surrogate, not even as a `\\ud800` escape), no NaN
+    or Infinity, no key twice in one object, nested at most MAX_NESTING deep, and integers of at
+    most 4300 digits (Python's limit on converting them)."""
+    byte = undecodable_byte(stdout)
+    if byte is not None:
+        return NOT_JSON, f"stdout is not UTF-8 text (it holds the byte {byte})"
+    if not stdout.strip():
+        return NOT_JSON, "stdout is empty, not exactly one JSON document"
     try:
-        return json.loads(stdout, parse_constant=_reject_constant)
-    except ValueError:
-        return NOT_JSON
+        document = json.loads(stdout, parse_constant=_reject_constant, object_pairs_hook=unique_keys)
+    except json.JSONDecodeError as error:
+        return NOT_JSON, f"stdout is not exactly one JSON document ({error.msg})"
+    except RecursionError:
+        return NOT_JSON, f"stdout is nested deeper than {MAX_NESTING} levels"
+    except ValueError as error:
+        return NOT_JSON, f"stdout is not exactly one JSON document ({error})"
+    if stdout.count("[") + stdout.count("{") > MAX_NESTING and nesting(document) > MAX_NESTING:
+        return NOT_JSON, f"stdout is nested deeper than {MAX_NESTING} levels"
+    if _SURROGATE_ESCAPE.search(stdout):
+        try:
+            json.dumps(document, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as error:
+            shown = f"\\u{ord(error.object[error.start]):04x}"
+            return NOT_JSON, f"stdout holds {shown}, a lone surrogate escape: not valid Unicode"
+    return document, None
+
+
+def nesting(document: Any) -> int:
+    """How deep arrays and objects nest in the document, without recursion."""
+    deepest = 0
+    stack = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_NESTING:  # past the limit, deeper does not matter
+            stack += [(child, depth + 1) for child in children]
+    return deepest
+
+
+def parse_document(stdout: str) -> Any:
+    """stdout as exactly one JSON document, else NOT_JSON (read_document says why)."""
+    return read_document(stdout)[0]
 
 
 def check_output(package: Package, args: list[str], exit_status: int, stdout: str, stderr: str) -> Invocation:
     """Parse stdout as the app's document and sort every shortfall into violations and warnings."""
-    invocation = Invocation(args, exit_status, stdout, stderr, parse_document(stdout))
+    document, not_json = read_document(stdout)
+    invocation = Invocation(args, exit_status, stdout, stderr, document)
     violations, warnings = invocation.violations, invocation.warnings
     document = invocation.document
     has_ok = isinstance(document, dict) and "ok" in document
@@ -262,7 +335,7 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
         violations.append(Problem("output.json", "`ok` is not a boolean."))
     elif exit_status == 0:
         if document is NOT_JSON:
-            violations.append(Problem("output.json", _not_json(stdout)))
+            violations.append(Problem("output.json", f"{not_json}."))
         elif not has_ok:
             warnings.append(Problem("output.envelope", "the success output has no boolean `ok`."))
         elif document["ok"] is False:
@@ -300,29 +373,23 @@ def _mismatches(validator: Any, document: Any) -> list[Any]:
         return []
 
 
-def _not_json(stdout: str) -> str:
-    if not stdout.strip():
-        return "stdout is empty, not exactly one JSON document."
-    try:
-        json.loads(stdout, parse_constant=_reject_constant)
-    except json.JSONDecodeError as error:
-        return f"stdout is not exactly one JSON document ({error.msg})."
-    except ValueError as error:
-        return f"stdout is not exactly one JSON document ({error})."
-    return "stdout is not exactly one JSON document."
-
-
 def relay(invocation: Invocation) -> tuple[Any, int]:
     """What a runtime passes on: the app's document and exit status, when the format's musts hold
     and the app succeeded or failed with a structured error. Otherwise an AppError:
     CONTRACT_VIOLATION (exit 11), or APP_FAILED for a failure without a structured JSON error,
     exiting with the app's own status (128 + N when signal N ended it)."""
     if invocation.violations:
-        raise toolkit_error(
-            CONTRACT_VIOLATION,
-            f"The app broke the CLI contract: {' '.join(map(str, invocation.violations))}",
-            details=_excerpts(invocation, violations=[str(problem) for problem in invocation.violations]),
-        )
+        broken = f"The app broke the CLI contract: {' '.join(map(str, invocation.violations))}"
+        violations = [str(problem) for problem in invocation.violations]
+        if invocation.exit_status == 0:
+            # The app said it succeeded: whatever it did is done, only its answer is unusable.
+            raise toolkit_error(
+                CONTRACT_VIOLATION,
+                f"{broken} The command ran (exit status 0) and may have taken effect.",
+                "Do not retry blindly: read the state back (a list or get) to see what happened.",
+                details=_excerpts(invocation, violations=violations, mayHaveTakenEffect=True),
+            )
+        raise toolkit_error(CONTRACT_VIOLATION, broken, details=_excerpts(invocation, violations=violations))
     if invocation.exit_status != 0 and invocation.envelope is None:
         status = relayed_status(invocation.exit_status)
         raise AppError(
@@ -342,7 +409,10 @@ def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tupl
         invocation = invoke(package, args, **options)
     except RunTimedOut as error:
         raise toolkit_error(
-            TIMEOUT, f"{error}; it was killed.", "Raise --timeout if the command is slow."
+            TIMEOUT,
+            f"{error}; it was killed.",
+            "It may have taken effect before it was killed: read the state back before retrying; "
+            "raise --timeout if the command is slow.",
         ) from None
     except OSError as error:
         raise toolkit_error(CONTRACT_VIOLATION, f"entry.command cannot start: {error}.") from None
@@ -395,8 +465,15 @@ def catalog_entry(package_root: Path) -> dict[str, Any]:
     """Tier 1: what the frontmatter says, read without the body. `status` is ok, broken (with
     the problem) or unsupported (a schema other than v1: its fields as written, if any)."""
     entry: dict[str, Any] = {"source": str(package_root), "trust": trust_level(package_root)}
-    path = package_root / "APP.md"
+
+    def broken(problem: str) -> dict[str, Any]:
+        return {**entry, "status": "broken", "problem": problem, **dict.fromkeys(CATALOG_FIELDS)}
+
+    byte = undecodable_byte(str(package_root))
+    if byte is not None:  # its source is shown with \xNN escapes
+        return broken(f"its path is not UTF-8 text (it holds the byte {byte}).")
     try:
+        path = package_file(package_root, "APP.md")
         data = read_frontmatter(path)
         check_schema(data, path)
         manifest = app_manifest_from(data, path)
@@ -404,37 +481,50 @@ def catalog_entry(package_root: Path) -> dict[str, Any]:
         fields = {name: data.get(name) for name in CATALOG_FIELDS}
         return {**entry, "status": "unsupported", "problem": str(error), **fields}
     except ManifestError as error:
-        return {**entry, "status": "broken", "problem": str(error), **dict.fromkeys(CATALOG_FIELDS)}
+        return broken(str(error))
+    except Exception as error:  # noqa: BLE001 - one package never stops a scan, whatever it holds
+        return broken(f"its APP.md cannot be read ({type(error).__name__}: {error}).")
     listed = manifest.model_dump(by_alias=True)
     return {**entry, "status": "ok", "problem": None, **{name: listed[name] for name in CATALOG_FIELDS}}
 
 
 def activate(package: Package) -> dict[str, Any]:
     """Tier 2: the APP.md frontmatter (every key, unknown ones too) and body, and every listed
-    skill, frontmatter and body. ManifestError when a document cannot be read or a skill does not
-    resolve or does not fit Agent Skills."""
+    skill, frontmatter and body. ManifestError when a document cannot be read, resolves outside
+    the package, a skill does not resolve or does not fit Agent Skills, or the bodies together
+    pass MAX_ACTIVATION_BYTES."""
+    body = read_body(package_file(package.root, "APP.md"))
+    size = len(body.encode())
     skills = []
     for shortname in package.manifest.skills:
         path = skill_path(package.root, shortname)
         if not os.path.lexists(path):
             raise ManifestError(f"skill {shortname!r} does not resolve: {path} is missing.")
+        package_file(package.root, path.relative_to(package.root))
         skill = load_skill_manifest(path)
         if skill.name != shortname:
             raise ManifestError(f"{path}: name {skill.name!r} is not its folder's name {shortname!r}.")
+        skill_body = read_body(path)
         skills.append(
             {
                 "name": shortname,
                 "path": str(path.relative_to(package.root)),
                 "frontmatter": skill.model_dump(by_alias=True, exclude_none=True),
-                "body": read_body(path),
+                "body": skill_body,
             }
         )
+        size += len(skill_body.encode())
+        if size > MAX_ACTIVATION_BYTES:
+            raise ManifestError(
+                f"{package.root}: APP.md and its skills hold more than {MAX_ACTIVATION_BYTES} bytes "
+                "together; activation returns at most that much."
+            )
     return {
         "source": str(package.root),
         "slug": package.manifest.slug,
         "name": package.manifest.name,
         "version": package.manifest.version,
         "frontmatter": package.manifest.model_dump(by_alias=True, exclude_none=True),
-        "body": read_body(package.root / "APP.md"),
+        "body": body,
         "skills": skills,
     }

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shlex
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -26,17 +27,33 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .environment import package_environment
+from .environment import admitted, package_environment
 from .manifest import ManifestError, load_app_manifest
 from .process import TimedOut, run_bounded
-from .runtime import NOT_JSON, Invocation, Package, RunOptions, RunTimedOut, finished_invocation, invoke
+from .runtime import (
+    MAX_NESTING,
+    NOT_JSON,
+    Invocation,
+    Package,
+    RunOptions,
+    RunTimedOut,
+    finished_invocation,
+    invoke,
+    nesting,
+)
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
 NOW_ENV = "AGENTIC_NOW"
-# One text of a scenario (an argument, stdin, a file) is at most this many characters once its
-# repeats are expanded: a scenario is checked against it before anything is built or run.
+# All the texts of a scenario (arguments, stdin, files) together are at most this many characters
+# once their repeats are expanded: a scenario is checked against it before anything is built or run.
 MAX_TEXT_CHARS = 64 * 1024 * 1024
+# A scenario file is read only up to this size, and nested at most this deep (an expected envelope
+# sits five levels in, and an app's document may nest MAX_NESTING levels).
+MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+MAX_SCENARIO_NESTING = MAX_NESTING + 10
+# A scenario's env never moves the state out of its own folder, nor sets the clock (`now` does).
+STATE_FILE_ENV = re.compile(r"AGENTIC_.*_STATE_FILE")
 
 # (package root, args, stdin, environment overrides) -> what came back.
 Runtime = Callable[[Path, list[str], str, dict[str, str]], Invocation]
@@ -144,24 +161,62 @@ def schema_problems(data: object) -> list[str]:
 
 
 def load_scenario(path: Path) -> Scenario:
+    """A scenario file, checked whole before anything is built or run: readable, JSON, the
+    schema, an environment a runtime would pass, and texts that expand to a bounded size."""
     if not path.is_file():  # a FIFO named like a scenario would be waited on forever
         raise ScenarioError(f"{path}: not a regular file.")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SCENARIO_BYTES + 1)
+        if len(raw) > MAX_SCENARIO_BYTES:
+            raise ScenarioError(f"{path}: longer than {MAX_SCENARIO_BYTES} bytes.")
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise ScenarioError(f"{path}: cannot be read ({error}).") from None
     except json.JSONDecodeError as error:
         raise ScenarioError(f"{path}: not JSON ({error}).") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested deeper than {MAX_SCENARIO_NESTING} levels.") from None
+    if nesting(data) > MAX_SCENARIO_NESTING:
+        raise ScenarioError(f"{path}: nested deeper than {MAX_SCENARIO_NESTING} levels.")
+    for where, name in _env_names(data):
+        if not admitted(name):
+            raise ScenarioError(
+                f"{path}: {where} sets {name}, which a runtime does not pass to an app "
+                "(only its environment allow-list and AGENTIC_* settings)."
+            )
+        if name in (STATE_DIR_ENV, NOW_ENV) or STATE_FILE_ENV.fullmatch(name):
+            raise ScenarioError(
+                f"{path}: {where} sets {name}: a scenario's state stays in its own state folder, "
+                "and its clock is `now`."
+            )
     problems = schema_problems(data)
     if problems:
         raise ScenarioError(f"{path}: not a scenario: " + "; ".join(problems))
-    for where, value in _texts(data):
-        length = text_length(value)
-        if length > MAX_TEXT_CHARS:
-            raise ScenarioError(
-                f"{path}: {where} would be {length} characters; a text is at most {MAX_TEXT_CHARS}."
-            )
+    length = sum(text_length(value) for _, value in _texts(data))
+    if length > MAX_TEXT_CHARS:
+        raise ScenarioError(
+            f"{path}: its texts would expand to {length} characters; a scenario's texts together "
+            f"are at most {MAX_TEXT_CHARS}."
+        )
     return Scenario(path, data)
+
+
+def _env_names(data: object) -> Iterator[tuple[str, str]]:
+    """Every variable a scenario's `env` (or a step's) sets, with where, whatever else it holds."""
+    if not isinstance(data, dict):
+        return
+    places = [("env", data.get("env"))]
+    steps = data.get("steps")
+    if isinstance(steps, list):
+        places += [
+            (f"steps/{number}/env", step.get("env"))
+            for number, step in enumerate(steps)
+            if isinstance(step, dict)
+        ]
+    for where, env in places:
+        if isinstance(env, dict):
+            yield from ((where, str(name)) for name in env)
 
 
 def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str | list[Any]]]:
@@ -272,8 +327,10 @@ def command_runtime(command: str, options: RunOptions | None = None) -> Runtime:
 
 def _environment(overrides: Mapping[str, str], options: RunOptions) -> dict[str, str]:
     """The allow-listed environment without this process's own AGENTIC_* settings, the variables
-    named with --env, then the scenario's and the step's."""
-    return package_environment(options.env_names, overrides=overrides, inherit_agentic=False)
+    named with --env, then the scenario's and the step's (which load_scenario has held to the
+    allow-list; held again here, for a scenario built in code)."""
+    admitted_overrides = {name: value for name, value in overrides.items() if admitted(name)}
+    return package_environment(options.env_names, overrides=admitted_overrides, inherit_agentic=False)
 
 
 # Replay.
@@ -290,6 +347,8 @@ def replay(scenario: Scenario, runtime: Runtime, *, packages: Path | None = None
     with tempfile.TemporaryDirectory(prefix="agentapps-scenario-") as temp:
         state_dir = Path(temp) / "state"
         state_dir.mkdir()
+        for name in scenario.data.get("folders", []):
+            (state_dir / name).mkdir(exist_ok=True)
         for name, content in scenario.data.get("files", {}).items():
             (state_dir / name).write_bytes(text(content).encode("utf-8"))
         for number, step in enumerate(scenario.steps, start=1):

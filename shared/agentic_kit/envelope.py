@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 from pydantic_core import to_json as to_json_bytes
 
 from .errors import AppError
@@ -67,8 +68,27 @@ def to_json(envelope: Envelope) -> str:
 
     Items may be pydantic models (printed by their JSON names): pydantic-core serialises the
     whole envelope in one pass, several times faster than building dicts for `json.dumps`.
+    A string no UTF-8 can carry (a lone surrogate: a path or an argument whose bytes were not
+    UTF-8, or a `\\ud800` escape another program printed) is shown with escapes instead
+    (`printable`), so every envelope can be printed.
     """
-    return to_json_bytes(envelope, by_alias=True).decode("utf-8")
+    try:
+        return to_json_bytes(envelope, by_alias=True).decode("utf-8")
+    except PydanticSerializationError:
+        # Rare, so the common path pays nothing: make every string printable, then serialise.
+        return to_json_bytes(_printable_strings(envelope), by_alias=True).decode("utf-8")
+
+
+def _printable_strings(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, BaseModel):
+        value = value.model_dump(by_alias=True)
+    if isinstance(value, Mapping):
+        return {_printable_strings(key): _printable_strings(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable_strings(item) for item in value]
+    return value
 
 
 def to_plain(envelope: Envelope) -> Envelope:

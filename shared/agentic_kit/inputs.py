@@ -8,6 +8,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+import typer
+
 from .dates import DUE_FORMATS, OutOfRange, parse_bound, parse_due
 from .errors import AppError, validation_error
 from .text import NOT_ONE_LINE, printable, quoted
@@ -115,3 +117,20 @@ def _read_file(option: str, source: str, max_bytes: int) -> bytes:
         raise validation_error(f"{option} {where} is a folder, not a file.") from None
     except OSError as error:
         raise validation_error(f"{option} {where} cannot be read: {error.strerror}.") from None
+
+
+def count(value: str | int) -> int:
+    """A count (`--limit N`): ASCII digits only, so ` 5`, `1_0`, `5.0` and `٥` are refused
+    (Python's int() would take each). A typer `parser=`; a default arrives as an int."""
+    if isinstance(value, int):
+        return value
+    if not (value.isascii() and value.isdigit()):
+        raise typer.BadParameter(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).")
+    return int(value)
+
+
+def file_path(value: str) -> str:
+    """A file path, or `-` for stdin (`--body-file`): the text as given. As the typer `parser=` of
+    an option it marks the option's type as `path` in `describe`, so a runtime that passes text
+    inline (an MCP client) knows this option would read a file on the machine instead."""
+    return value

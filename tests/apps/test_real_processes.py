@@ -7,6 +7,7 @@ these check what they cannot see: the exact bytes printed, and an empty stderr.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,4 +58,24 @@ def test_the_entry_script_runs_from_any_working_directory(
     )
     assert invocation.violations == []
     assert json.loads(completed.stdout)["item"]["id"] == facts.first_id
+    assert app.run(*facts.read).items[0]["id"] == facts.first_id
+
+
+def test_a_reader_that_closed_stdout_gets_no_traceback(app: AppRunner, facts: AppFacts) -> None:
+    """Nothing can be printed, so nothing is: no BrokenPipeError on stderr, and the exit status
+    still tells the outcome (the write happened)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        completed = subprocess.run(
+            [sys.executable, "app/cli.py", *facts.write],
+            cwd=app.package.root,
+            env={"AGENTIC_STATE_DIR": str(app.state_dir), "PATH": ""},
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (completed.returncode, completed.stderr) == (0, b"")
     assert app.run(*facts.read).items[0]["id"] == facts.first_id

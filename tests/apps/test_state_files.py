@@ -120,6 +120,26 @@ def test_a_write_removes_only_its_own_left_over_temp_files(
     assert [path.read_text() for path in others] == ["being written"] * len(others)
 
 
+@pytest.mark.parametrize("name", [".a.json.0123456789abcdef.tmp", "a.json.lock"])
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_a_state_file_named_like_a_lock_or_temp_file_is_refused(
+    app: AppRunner, facts: AppFacts, tmp_path: Path, name: str, command: str
+) -> None:
+    """Another state's lock or temp file (which that state's writes would lock, or clean away) is
+    never a state file: a VALIDATION_ERROR naming the setting, before anything is read or made.
+    (A Python test: a scenario's state stays in its own folder.)"""
+    folder = tmp_path / "named-like-the-stores-own-files"
+    result = app.run(
+        *(facts.read if command == "read" else facts.write), env={facts.state_file_env: str(folder / name)}
+    )
+    assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert result.envelope["error"]["message"] == (
+        f"{facts.state_file_env} names {name!r}, the form of the apps' own lock or temp files "
+        "(`<state>.lock`, `.<state>.<16 hex digits>.tmp`)."
+    )
+    assert not folder.exists()
+
+
 def test_a_write_keeps_the_file_mode(app: AppRunner, facts: AppFacts) -> None:
     app.run(*facts.write)
     path = app.state_file(facts.state_file)

@@ -68,7 +68,7 @@ def test_a_state_path_that_is_not_utf8_works_and_messages_show_its_bytes(
             "AGENTIC_NOW",
             "AGENTIC_NOW='a\\xffb' holds characters that are not ASCII (only ASCII digits count).",
         ),
-        ("AGENTIC_LOCK_TIMEOUT", "AGENTIC_LOCK_TIMEOUT='a\\xffb' is not a number of seconds >= 0."),
+        ("AGENTIC_LOCK_TIMEOUT", "AGENTIC_LOCK_TIMEOUT='a\\xffb' is not a number of seconds from 0 to 3600."),
     ],
 )
 def test_a_setting_that_is_not_utf8_is_shown_with_its_bytes(

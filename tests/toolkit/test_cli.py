@@ -179,6 +179,13 @@ def test_numbers_and_names_are_checked_before_anything_runs(
     assert not (tmp_path / "state").exists()
 
 
+def test_a_refused_timeout_is_shown_as_given(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(SUITE / "agentic-to-do"), "--timeout", "0.09999999999", "--", "list")
+    assert result.envelope["error"]["message"] == (
+        "Invalid value for '--timeout': 0.09999999999 is not a number of seconds from 0.1 to 86400."
+    )
+
+
 def test_activate_returns_the_body_and_every_skill(agentapps: Callable[..., ToolkitResult]) -> None:
     item = agentapps("activate", str(SUITE / "agentic-notes")).envelope["item"]
     assert item["body"].startswith("# Agentic Notes\n\n## Purpose")
@@ -267,6 +274,6 @@ def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
     )
     assert as_text.returncode == 13
     assert as_text.stdout.startswith(
-        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 errors, 0 warnings)\n  error"
+        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 errors, 1 warnings)\n  error"
     )
     assert "skills.resolve" in as_text.stdout

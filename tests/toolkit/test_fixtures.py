@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -44,10 +45,16 @@ def rules(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
+# Most fixtures have no command that creates an entity, so check cannot aim `remove` at a real
+# one: a refusal could be NOT_FOUND, which proves nothing, and check says so.
+UNVERIFIED_RULE = "confirmation.unverified"
+UNVERIFIED = rules(UNVERIFIED_RULE)
+
+
 EXPECTED: dict[str, Expected] = {
-    "valid-package": Expected(),
+    "valid-package": Expected(warnings=UNVERIFIED),
     "no-app-md": Expected(rules("files.app-md"), catalog=None, run=("NOT_FOUND", 4)),
-    "no-skills-folder": Expected(),  # `skills: []` needs no skills/ folder
+    "no-skills-folder": Expected(warnings=UNVERIFIED),  # `skills: []` needs no skills/ folder
     "unclosed-frontmatter": Expected(
         rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)
     ),
@@ -55,40 +62,65 @@ EXPECTED: dict[str, Expected] = {
         rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
     ),
     "wrong-field-type": Expected(rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)),
-    "unresolved-skill": Expected(rules("skills.resolve")),
-    "invalid-skill": Expected(rules("skills.valid")),
+    "unresolved-skill": Expected(rules("skills.resolve"), warnings=UNVERIFIED),
+    "invalid-skill": Expected(rules("skills.valid"), warnings=UNVERIFIED),
     "prints-text": Expected(
-        rules("output.json"), rules("output.structured-error"), run=("CONTRACT_VIOLATION", 11)
+        rules("output.json"),
+        rules("output.structured-error", UNVERIFIED_RULE),
+        run=("CONTRACT_VIOLATION", 11),
     ),
     "prints-two-documents": Expected(
-        rules("output.json"), rules("output.structured-error"), run=("CONTRACT_VIOLATION", 11)
+        rules("output.json"),
+        rules("output.structured-error", UNVERIFIED_RULE),
+        run=("CONTRACT_VIOLATION", 11),
     ),
-    "exits-zero-on-error": Expected(rules("output.exit-status")),
+    "exits-zero-on-error": Expected(rules("output.exit-status"), warnings=UNVERIFIED),
     "hangs": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
     "deletes-without-confirmation": Expected(rules("confirmation.refuses")),
     # Safety: what a package must never achieve.
     "hangs-in-a-new-session": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
-    "holds-stdout-in-a-new-session": Expected(hang_risk=True),
-    "child-holds-stdout": Expected(hang_risk=True),
-    "writes-forever": Expected(rules("output.size"), run=("CONTRACT_VIOLATION", 11), hang_risk=True),
+    "holds-stdout-in-a-new-session": Expected(hang_risk=True, warnings=UNVERIFIED),
+    "child-holds-stdout": Expected(hang_risk=True, warnings=UNVERIFIED),
+    "writes-forever": Expected(
+        rules("output.size"), run=("CONTRACT_VIOLATION", 11), hang_risk=True, warnings=UNVERIFIED
+    ),
     "alias-bomb": Expected(rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)),
-    "body-not-utf-8": Expected(rules("body.text")),
-    "skill-body-not-utf-8": Expected(rules("skills.valid")),
+    "body-not-utf-8": Expected(rules("body.text"), warnings=UNVERIFIED),
+    "skill-body-not-utf-8": Expected(rules("skills.valid"), warnings=UNVERIFIED),
     "skill-outside-the-package": Expected(
         rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
     ),
-    "state": Expected(),  # a package folder named like the state folder check makes
-    "writes-outside-its-folder": Expected(writes_beside=True),
+    "state": Expected(warnings=UNVERIFIED),  # a package folder named like the state folder check makes
+    "writes-outside-its-folder": Expected(writes_beside=True, warnings=UNVERIFIED),
     # Fidelity: what the format allows, the runtime accepts.
     "schema-v2": Expected(rules("frontmatter.schema"), catalog="unsupported", run=("PACKAGE_INVALID", 10)),
-    "unknown-frontmatter-keys": Expected(warnings=rules("frontmatter.unknown")),
-    "entry-is-a-string": Expected(),
-    "entry-is-a-shell-command": Expected(),
-    "fails-with-plain-text": Expected(warnings=rules("output.structured-error"), run=("APP_FAILED", 3)),
-    "success-without-ok": Expected(warnings=rules("output.envelope")),
-    "two-sentence-description": Expected(warnings=rules("frontmatter.description")),
-    "command-paths": Expected(warnings=rules("commands.unverified"), args=("items", "list")),
-    "seed-agentic-to-do": Expected(warnings=rules("package.folder-name", "commands.unverified")),
+    "unknown-frontmatter-keys": Expected(warnings=rules("frontmatter.unknown", UNVERIFIED_RULE)),
+    "entry-is-a-string": Expected(warnings=UNVERIFIED),
+    "entry-is-a-shell-command": Expected(warnings=UNVERIFIED),
+    "fails-with-plain-text": Expected(
+        warnings=rules("output.structured-error", UNVERIFIED_RULE), run=("APP_FAILED", 3)
+    ),
+    "success-without-ok": Expected(warnings=rules("output.envelope", UNVERIFIED_RULE)),
+    "two-sentence-description": Expected(warnings=rules("frontmatter.description", UNVERIFIED_RULE)),
+    "command-paths": Expected(warnings=rules("commands.unverified", UNVERIFIED_RULE), args=("items", "list")),
+    "seed-agentic-to-do": Expected(
+        warnings=rules("package.folder-name", "commands.unverified", UNVERIFIED_RULE)
+    ),
+    # YAML 1.2: `on`, `NO` are text, `version: 1.0` is "1.0", `<<` is a key; a BOM and `--- ` too.
+    "yaml-1-2-scalars": Expected(warnings=UNVERIFIED),
+    "byte-order-mark-and-spaced-fences": Expected(warnings=UNVERIFIED),
+    # Manifests a runtime must refuse.
+    "huge-number-in-frontmatter": Expected(
+        rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
+    "repeated-frontmatter-key": Expected(
+        rules("frontmatter.parse"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
+    "repeated-skill-frontmatter-key": Expected(rules("skills.valid"), warnings=UNVERIFIED),
+    "repeats-a-skill": Expected(rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)),
+    "entry-ends-in-a-comment": Expected(
+        rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
 }
 
 
@@ -239,6 +271,7 @@ def test_a_success_without_ok_is_relayed_as_written(agentapps: Callable[..., Too
         ("invalid-skill", "name: String should match pattern"),
         ("body-not-utf-8", "APP.md is not UTF-8 text"),
         ("skill-body-not-utf-8", "SKILL.md is not UTF-8 text"),
+        ("repeated-skill-frontmatter-key", "frontmatter gives the key 'name' twice (line 3)"),
     ],
 )
 def test_activate_refuses_a_package_whose_documents_are_broken(
@@ -356,6 +389,104 @@ def test_a_package_holding_a_fifo_is_checked_without_copying_it(
     result = agentapps("check", str(package))
     assert result.exit_status == 0
     assert sorted((finding["rule"], finding["where"]) for finding in findings(result)) == [
+        (UNVERIFIED_RULE, "remove agentapps-check"),
         ("files.special", "app/pipe"),
         ("files.special", "skills/pipe"),
     ]
+
+
+def test_yaml_is_read_by_the_1_2_core_schema(agentapps: Callable[..., ToolkitResult]) -> None:
+    [entry] = agentapps("catalog", str(FIXTURES / "yaml-1-2-scalars")).envelope["items"]
+    assert (entry["version"], entry["tags"]) == ("1.0", ["yaml", "on", "off", "Yes", "NO", "null"])
+    item = agentapps("activate", str(FIXTURES / "yaml-1-2-scalars")).envelope["item"]
+    assert item["frontmatter"]["metadata"] == {"<<": {"merged": "no"}, "released": "2026-04-01"}
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("huge-number-in-frontmatter", "frontmatter holds a number longer than 30 digits (line 18)."),
+        ("repeated-frontmatter-key", "frontmatter gives the key 'confirmationRequired' twice (line 19)."),
+        ("repeats-a-skill", "skills: Value error, lists repeats-a-skill-usage more than once"),
+        (
+            "entry-ends-in-a-comment",
+            'entry.command holds a comment: the arguments appended as "$@" would be lost',
+        ),
+    ],
+)
+def test_a_broken_manifest_says_what_breaks_it(
+    agentapps: Callable[..., ToolkitResult], name: str, problem: str
+) -> None:
+    [entry] = agentapps("catalog", str(FIXTURES / name)).envelope["items"]
+    assert problem in entry["problem"]
+
+
+@pytest.mark.parametrize("document", ["APP.md", "skills/valid-package-usage/SKILL.md", "schemas/x.json"])
+def test_a_file_that_resolves_outside_the_package_is_never_read(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox, document: str
+) -> None:
+    package = sandbox.copy("valid-package")
+    secret = sandbox.root / "secret"
+    target = package / document
+    if document.endswith(".md"):
+        secret.write_text(target.read_text() + "\nTOKEN=do-not-show\n")
+    else:
+        secret.write_text('{"type": "object"}')
+    target.parent.mkdir(exist_ok=True)
+    target.unlink(missing_ok=True)
+    target.symlink_to(secret)
+    check = agentapps("check", str(package))
+    assert ("files.outside", "error") in {
+        (finding["rule"], finding["severity"]) for finding in findings(check)
+    }
+    activated = agentapps("activate", str(package))
+    [entry] = agentapps("catalog", str(package)).envelope["items"]
+    if document.endswith(".md"):
+        assert (activated.exit_status, activated.error_code) == (10, "PACKAGE_INVALID")
+        assert "resolves outside the package" in activated.envelope["error"]["message"]
+        assert "do-not-show" not in json.dumps(activated.envelope)
+    assert entry["status"] == ("broken" if document == "APP.md" else "ok")
+
+
+def test_activation_is_bounded_in_total(agentapps: Callable[..., ToolkitResult], sandbox: Sandbox) -> None:
+    """Each document is at most 1 MiB; together at most 4 MiB (MAX_ACTIVATION_BYTES)."""
+    package = sandbox.copy("valid-package")
+    names = [f"big-{number}" for number in range(5)]
+    for name in names:
+        folder = package / "skills" / name
+        folder.mkdir()
+        body = "x" * (1024 * 1024 - 200) + "\n"
+        (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Big.\n---\n{body}")
+    app_md = package / "APP.md"
+    app_md.write_text(
+        app_md.read_text().replace("  - valid-package-usage\n", "".join(f"  - {n}\n" for n in names))
+    )
+    result = agentapps("activate", str(package))
+    assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
+    assert result.envelope["error"]["message"].endswith(
+        "APP.md and its skills hold more than 4194304 bytes together; activation returns at most that much."
+    )
+
+
+def test_check_warns_of_a_schema_ref_it_will_not_fetch(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    package = sandbox.copy("valid-package")
+    (package / "schemas").mkdir()
+    refs = {"$ref": "https://example.org/item.json", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {}}}
+    (package / "schemas" / "item.schema.json").write_text(json.dumps(refs))
+    result = agentapps("check", str(package))
+    assert result.exit_status == 0
+    [warning] = [finding for finding in findings(result) if finding["rule"] == "schemas.refs"]
+    assert (warning["severity"], warning["where"]) == ("warning", "schemas/item.schema.json")
+    assert warning["message"].startswith("refers to https://example.org/item.json: a runtime never fetches")
+
+
+def test_a_package_whose_path_is_not_utf8_is_listed_broken_with_escapes(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    name = os.fsdecode(b"caf\xe9")
+    shutil.copytree(FIXTURES / "valid-package", sandbox.packages / name)
+    [entry] = agentapps("catalog", str(sandbox.packages)).envelope["items"]
+    assert (entry["source"], entry["status"]) == (f"{sandbox.packages}/caf\\xe9", "broken")
+    assert entry["problem"] == "its path is not UTF-8 text (it holds the byte 0xe9)."

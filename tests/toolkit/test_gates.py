@@ -47,6 +47,18 @@ GROUP = manifest(["items add", "items remove"], ["items"])
         (PATHS, ["items", "list"], None),
         (PATHS, ["items"], None),
         (GROUP, ["items", "add", "x"], "items"),  # an entry gates every path it begins
+        (FLAT, ["REMOVE", "td_0001"], "remove"),  # an app may match commands in any case
+        (PATHS, ["items", "Remove", "it_1"], "items remove"),
+        (FLAT, ["add", "Buy milk"], None),  # whitespace in an argument, not in a command word
+        (PATHS, ["items", "--limit", "5"], None),  # an option after a whole declared command
+        (FLAT, ["list", "--limit", "5"], None),
+        (FLAT, ["--help"], None),  # help changes nothing
+        (FLAT, ["-h"], None),
+        (FLAT, ["remove", "--help"], None),
+        (PATHS, ["items", "--help"], None),
+        (GROUP, ["items", "--help"], None),
+        (FLAT, ["add", "--", "--human"], None),  # after `--` it is a value
+        (GROUP, ["items", "--all", "add"], "items"),  # whatever follows, "items" gates it
     ],
 )
 def test_the_confirmation_gate_keys_on_the_leading_words(
@@ -63,6 +75,8 @@ def test_the_confirmation_gate_keys_on_the_leading_words(
         (FLAT, ["-v", "list"], "-v"),
         (PATHS, ["items", "--all", "remove", "it_1"], "--all"),
         (PATHS, ["items", "--", "remove", "it_1"], "--"),
+        (PATHS, ["items", "--limit", "5", "remove", "it_1"], "--limit"),  # "remove" may continue the path
+        (FLAT, ["--help", "remove"], "--help"),
     ],
 )
 def test_anything_before_the_command_is_refused(declared: AppManifest, args: list[str], first: str) -> None:
@@ -133,3 +147,38 @@ def test_env_takes_names_only(name: str) -> None:
     with pytest.raises(AppError) as raised:
         check_names([name])
     assert (raised.value.code, raised.value.exit_status) == ("VALIDATION_ERROR", 3)
+
+
+@pytest.mark.parametrize(
+    ("declared", "args", "word"),
+    [
+        (FLAT, ["rm x"], "rm x"),
+        (PATHS, ["items remove", "it_1"], "items remove"),
+        (PATHS, ["items", "remove x"], "remove x"),
+    ],
+)
+def test_a_command_word_holding_whitespace_is_refused(
+    declared: AppManifest, args: list[str], word: str
+) -> None:
+    """The app's parser may split it, or not: the gate cannot know which command would run."""
+    with pytest.raises(AppError) as raised:
+        needs_confirmation(args, declared)
+    assert (raised.value.code, raised.value.exit_status) == ("USAGE_ERROR", 2)
+    assert raised.value.message.startswith(f"{word!r} is not a command word")
+
+
+@pytest.mark.parametrize("args", [["add", "x", "--human"], ["add", "--human", "x", "--", "y"]])
+def test_human_before_the_end_of_options_is_refused(args: list[str]) -> None:
+    """The runtime relays JSON: text would break the contract after the command had run."""
+    with pytest.raises(AppError) as raised:
+        needs_confirmation(args, FLAT)
+    assert (raised.value.code, raised.value.exit_status) == ("USAGE_ERROR", 2)
+    assert raised.value.message.startswith("--human asks the app for text")
+
+
+def test_only_absolute_folders_in_agentapps_trusted_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", ".:pkg:")
+    assert trust_level(tmp_path / "pkg") == "untrusted"

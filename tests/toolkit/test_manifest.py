@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from agentapps import manifest
 from agentapps.manifest import (
+    AppManifest,
     ManifestError,
     UnsupportedSchema,
     load_app_manifest,
@@ -30,6 +32,16 @@ skills:
   - example-usage
 ---
 """
+
+
+MINIMAL: dict[str, Any] = {
+    "name": "Example",
+    "description": "An example.",
+    "version": "1",
+    "entry": "python3 app/cli.py",
+    "commands": ["list"],
+    "skills": [],
+}
 
 
 def write_app_md(folder: Path, text: str | bytes) -> Path:
@@ -104,7 +116,7 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
     ("old", "new", "problem"),
     [
         ("name: Example\n", "", "name: Field required"),
-        ("version: 0.1.0", "version: 1.0", "version: Input should be a valid string"),
+        ("version: 0.1.0", "version: [1, 0]", "version: Input should be a valid string"),
         ("commands:\n  - list", "commands: list", "commands: Input should be a valid list"),
         ("name: Example", "name: Example\nscheduling: sometimes", "scheduling: Input should be"),
         ("name: Example", "name: Example\nslug: Not_Kebab", "slug: String should match pattern"),
@@ -196,3 +208,33 @@ def test_a_body_that_cannot_be_read_is_a_manifest_error(tmp_path: Path, body: by
 def test_a_body_after_crlf_fences_is_the_body(tmp_path: Path) -> None:
     path = write_app_md(tmp_path / "pkg", FRONTMATTER.replace("\n", "\r\n") + "\r\n# Example\r\n")
     assert read_body(path) == "# Example\r\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "problem"),
+    [
+        ("python3 app/cli.py #", "holds a comment"),
+        ("python3 app/cli.py # run it", "holds a comment"),
+        ("cd app;# python3 cli.py", "holds a comment"),
+        ("python3 'app/cli.py", "leaves a quote open"),
+        ('python3 "app/cli.py', "leaves a quote open"),
+    ],
+)
+def test_an_entry_whose_arguments_would_be_lost_is_refused(command: str, problem: str) -> None:
+    with pytest.raises(ValidationError) as raised:
+        AppManifest.model_validate({**MINIMAL, "entry": command})
+    assert f'entry.command {problem}: the arguments appended as "$@" would be lost' in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 app/cli.py",
+        "echo a#b",
+        "python3 'app/#cli.py'",
+        'set -- "$#"; python3 app/cli.py',
+        "x=\\# cmd",
+    ],
+)
+def test_a_hash_that_starts_no_comment_is_fine(command: str) -> None:
+    assert AppManifest.model_validate({**MINIMAL, "entry": command}).entry.command == command

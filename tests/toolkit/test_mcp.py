@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,9 +18,10 @@ from typing import Any, TextIO
 import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.types import ToolAnnotations
+from mcp.types import TextContent, ToolAnnotations
 
 from agentapps.manifest import load_app_manifest
+from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT
 from tests.toolkit.conftest import FIXTURES, SUITE
 
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
@@ -298,3 +300,166 @@ def test_a_second_package_with_the_same_slug_is_left_out(tmp_path: Path) -> None
     with log.open("w") as errlog:
         run(tmp_path, scenario, [str(SUITE / "agentic-to-do"), str(seed)], errlog=errlog)
     assert f"{seed} is not served: another package already serves agentic-to-do.add" in log.read_text()
+
+
+def test_path_options_are_not_tool_arguments(tmp_path: Path) -> None:
+    """A tool client passes text inline: `body_file` would read a file on the server's machine (or
+    the protocol's own stdin, for `-`), so it is not offered, and a call that gives it is refused."""
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        for name, path, text in (
+            ("add", "body_file", "body"),
+            ("update", "body_file", "body"),
+            ("append", "text_file", "text"),
+        ):
+            assert path not in tools[f"agentic-notes.{name}"].input_schema["properties"]
+            assert text in tools[f"agentic-notes.{name}"].input_schema["properties"]
+        for body_file in ("-", "/etc/hostname"):
+            refused = await session.call_tool("agentic-notes.add", {"title": "t", "body_file": body_file})
+            assert refused.is_error is True
+            assert refused.structured_content is not None
+            assert refused.structured_content["error"] == {
+                "code": "VALIDATION_ERROR",
+                "message": "body_file: not an argument of add (see its input schema).",
+            }
+        listed = await session.call_tool("agentic-notes.list", {})
+        assert tool_text(listed)["count"] == 0
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-notes")])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"title": "t", "colour": "red"}, "colour: not an argument of add (see its input schema)."),
+        ({"title": ["a", "b"]}, "title: ['a', 'b'] is not of type 'string'."),
+        ({"title": 5}, "title: 5 is not of type 'string'."),
+        (
+            {"title": "t", "due_at": ["2026-05-01", "2026-06-01"]},
+            "due_at: ['2026-05-01', '2026-06-01'] is not of type 'string'.",
+        ),
+    ],
+    ids=["unknown", "list-for-one-value", "number-for-text", "two-dues"],
+)
+def test_tool_arguments_must_fit_the_input_schema(
+    tmp_path: Path, arguments: dict[str, Any], message: str
+) -> None:
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic-to-do.add", arguments)
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "VALIDATION_ERROR"
+        assert refused.structured_content["error"]["message"] == message
+        assert tool_text(await session.call_tool("agentic-to-do.list", {}))["count"] == 0
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_a_failure_without_a_structured_error_reads_as_what_the_app_printed(tmp_path: Path) -> None:
+    package = tmp_path / "packages" / "bare-failure"
+    shutil.copytree(FIXTURES / "command-paths", package)
+    script = "import sys\nsys.stdout.write('{\"ok\": false}')\nsys.exit(1)\n"
+    (package / "app" / "cli.py").write_text(script)
+
+    async def scenario(session: ClientSession) -> None:
+        failed = await session.call_tool("command-paths.items.list", {})
+        assert failed.is_error is True
+        [content] = failed.content
+        assert isinstance(content, TextContent)
+        assert content.text == 'APP_FAILED: The app failed without a structured error: {"ok":false}'
+
+    run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_two_declared_commands_with_one_tool_name_are_said_on_stderr(tmp_path: Path) -> None:
+    package = tmp_path / "packages" / "command-paths"
+    shutil.copytree(FIXTURES / "command-paths", package)
+    app_md = package / "APP.md"
+    app_md.write_text(
+        app_md.read_text().replace("  - items remove\n", "  - items remove\n  - items.remove\n", 1)
+    )
+    log = tmp_path / "server.log"
+
+    async def scenario(session: ClientSession) -> None:
+        names = [tool.name for tool in (await session.list_tools()).tools]
+        assert names.count("command-paths.items.remove") == 1
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
+    assert (
+        f"agentapps mcp: {package}: `items.remove` and `items remove` are both the tool "
+        "command-paths.items.remove; only `items remove` is served"
+    ) in log.read_text()
+
+
+def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_path: Path) -> None:
+    """Three packages whose describe hangs: one after another they would hold start-up for three
+    describe bounds; side by side, for one. A 5,000-digit number in one APP.md leaves that one out."""
+    roots = tmp_path / "packages"
+    for number in range(3):
+        shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
+    shutil.copytree(FIXTURES / "huge-number-in-frontmatter", roots / "huge-number-in-frontmatter")
+    shutil.copytree(SUITE / "agentic-to-do", roots / "agentic-to-do", ignore=shutil.ignore_patterns("state"))
+    log = tmp_path / "server.log"
+    started = time.monotonic()
+
+    async def scenario(session: ClientSession) -> None:
+        names = {tool.name.split(".")[0] for tool in (await session.list_tools()).tools}
+        assert names == {"agentic-to-do"}
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, ["--approve", str(roots)], errlog=errlog)
+    assert time.monotonic() - started < 2 * STARTUP_DESCRIBE_TIMEOUT
+    logged = log.read_text()
+    assert logged.count("is not served: describe failed") == 3
+    assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
+
+
+def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    server.stdin.write((json.dumps(messages[0]) + "\n").encode())
+    server.stdin.flush()
+    assert json.loads(server.stdout.readline())["id"] == 1
+    server.stdout.close()  # the client goes away without a word
+    server.stdin.write("".join(json.dumps(message) + "\n" for message in messages[1:]).encode())
+    server.stdin.close()
+    assert server.stderr is not None
+    assert (server.wait(timeout=60), server.stderr.read().decode()) == (0, "")
+
+
+@pytest.mark.parametrize(
+    "stdout",
+    [b'{"ok": true, "command": "items list", "x": "\\ud800"}', b'{"ok": true, "x": "\xff"}'],
+    ids=["lone-surrogate-escape", "not-utf-8"],
+)
+def test_output_that_is_not_valid_unicode_is_a_violation_and_the_server_lives_on(
+    tmp_path: Path, stdout: bytes
+) -> None:
+    package = tmp_path / "packages" / "command-paths"
+    shutil.copytree(FIXTURES / "command-paths", package)
+    (tmp_path / "stdout").write_bytes(stdout)
+    script = f"import sys\nsys.stdout.buffer.write(open({str(tmp_path / 'stdout')!r}, 'rb').read())\n"
+    (package / "app" / "cli.py").write_text(script)
+
+    async def scenario(session: ClientSession) -> None:
+        for _ in range(2):  # the second call proves the session survived the first
+            failed = await session.call_tool("command-paths.items.list", {})
+            assert failed.is_error is True
+            assert failed.structured_content is not None
+            assert failed.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
+
+    run(tmp_path, scenario, ["--approve", str(package)])

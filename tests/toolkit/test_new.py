@@ -3,6 +3,8 @@ nothing; `agentapps sync` refreshes the generated files and says what changed.""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -133,26 +135,38 @@ def test_an_empty_folder_is_filled(agentapps: Callable[..., ToolkitResult], tmp_
     assert (tmp_path / "ready" / "APP.md").is_file()
 
 
-def test_sync_refreshes_the_kit_and_says_what_it_wrote_and_removed(
+def record(package: Path, *paths: str) -> None:
+    """Add files to the package's sync record, as if sync had written them as they are now."""
+    path = package / "app" / "agentic_kit" / "sync-record.json"
+    data = json.loads(path.read_text())
+    for name in paths:
+        data["files"][name] = hashlib.sha256((package / name).read_bytes()).hexdigest()
+    path.write_text(json.dumps(data))
+
+
+def test_sync_refreshes_the_kit_and_says_what_it_wrote_removed_and_kept(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path
 ) -> None:
     agentapps("new", "synced", "--dir", str(tmp_path))
     package = tmp_path / "synced"
     (package / "app" / "agentic_kit" / "store.py").write_text("# edited by hand\n")
-    (package / "app" / "agentic_kit" / "stray.py").write_text("")  # a module the kit does not have
+    (package / "app" / "agentic_kit" / "gone.py").write_text("")  # a module the kit had once
     generated = (package / "schemas" / "entry.schema.json").read_text()
     (package / "schemas" / "old-entry.schema.json").write_text(generated)  # generated once, no longer
+    record(package, "app/agentic_kit/gone.py", "schemas/old-entry.schema.json")
+    (package / "app" / "agentic_kit" / "stray.py").write_text("")  # never written by sync
     result = agentapps("sync", str(package), "--approve")
     assert result.envelope["items"] == [
         {
             "source": str(package),
-            "written": ["app/agentic_kit/store.py"],
-            "removed": ["app/agentic_kit/stray.py", "schemas/old-entry.schema.json"],
+            "written": ["app/agentic_kit/store.py", "app/agentic_kit/sync-record.json"],
+            "removed": ["app/agentic_kit/gone.py", "schemas/old-entry.schema.json"],
+            "kept": ["app/agentic_kit/stray.py"],
         }
     ]
-    assert not (package / "app" / "agentic_kit" / "stray.py").exists()
+    assert not (package / "app" / "agentic_kit" / "gone.py").exists()
     again = agentapps("sync", str(package), "--approve").envelope["items"][0]
-    assert (again["written"], again["removed"]) == ([], [])
+    assert (again["written"], again["removed"], again["kept"]) == ([], [], ["app/agentic_kit/stray.py"])
 
 
 def test_sync_never_removes_what_it_did_not_make(
@@ -160,15 +174,44 @@ def test_sync_never_removes_what_it_did_not_make(
 ) -> None:
     agentapps("new", "synced", "--dir", str(tmp_path))
     package = tmp_path / "synced"
+    generated = (package / "schemas" / "entry.schema.json").read_text()
     hand_written = {
         package / "schemas" / "webhook-payload.schema.json": '{"type": "object"}\n',
         package / "app" / "agentic_kit" / "README.txt": "notes\n",
+        package / "app" / "agentic_kit" / "myclock.py": "NOW = 0\n",  # a module of the user's own
+        # A copy of a generated schema, edited, still carrying the generated `$comment`.
+        package / "schemas" / "entry-v2.schema.json": generated.replace(
+            '"title"', '"x-note": "mine", "title"'
+        ),
+        package / "app" / "agentic_kit" / "retired.py": "edited after sync wrote it\n",
     }
+    (package / "app" / "agentic_kit" / "retired.py").write_text("as sync wrote it\n")
+    record(package, "app/agentic_kit/retired.py")
     for path, text in hand_written.items():
         path.write_text(text)
     result = agentapps("sync", str(package), "--approve").envelope["items"][0]
-    assert (result["written"], result["removed"]) == ([], [])
+    # The record no longer lists retired.py: edited, it is the user's now.
+    assert (result["written"], result["removed"]) == (["app/agentic_kit/sync-record.json"], [])
+    assert sorted(result["kept"]) == sorted(str(path.relative_to(package)) for path in hand_written)
     assert {path: path.read_text() for path in hand_written} == hand_written
+
+
+def test_sync_never_writes_through_a_symlinked_folder(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    agentapps("new", "synced", "--dir", str(tmp_path))
+    package = tmp_path / "synced"
+    outside = tmp_path / "outside"
+    shutil.move(package / "app" / "agentic_kit", outside)
+    (outside / "clock.py").write_text("# someone else's file\n")
+    (package / "app" / "agentic_kit").symlink_to(outside)
+    before = {path.name: path.read_bytes() for path in outside.iterdir() if path.is_file()}
+    result = agentapps("sync", str(package), "--approve")
+    assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
+    assert result.envelope["error"]["message"] == (
+        f"{package / 'app' / 'agentic_kit'} is a symlink; sync never writes or removes through one."
+    )
+    assert {path.name: path.read_bytes() for path in outside.iterdir() if path.is_file()} == before
 
 
 def test_sync_of_a_package_not_built_on_the_kit_is_refused_and_writes_nothing(

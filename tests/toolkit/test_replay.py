@@ -29,7 +29,7 @@ TOUCHSTONES = [
     STDIN_SCENARIO,
     SCENARIOS / "agentic-notes" / "a-write-waits-for-a-held-lock-then-is-state-locked.json",
     SCENARIOS / "agentic-timer" / "a-countdown-fires-at-its-moved-due-time-and-stop-acknowledges-it.json",
-    SCENARIOS / "agentic-to-do" / "a-state-file-under-a-file-is-state-io-error.json",
+    SCENARIOS / "agentic-to-do" / "a-state-file-that-is-a-folder-is-state-io-error.json",
     SCENARIOS / "agentic-to-do" / "ids-grow-past-four-digits.json",
     SCENARIOS / "agentic-to-do" / "remove-without-confirm-is-refused-and-removes-nothing.json",
 ]
@@ -236,8 +236,10 @@ def test_text_pieces_join_and_repeat() -> None:
     [
         ("stdin", [{"repeat": "x" * 4096, "times": 16 * 1024 * 1024}]),
         ("args", ["add", [{"repeat": "0123456789abcdef", "times": 4 * 1024 * 1024 + 1}]]),
+        # 778 bytes that would take gigabytes: six arguments of 64 MiB each.
+        ("args", [[{"repeat": "a" * 64, "times": 1024 * 1024}] for _ in range(6)]),
     ],
-    ids=["64-GiB-of-stdin", "an-argument-past-64-MiB"],
+    ids=["64-GiB-of-stdin", "an-argument-past-64-MiB", "six-arguments-of-64-MiB"],
 )
 def test_a_text_past_the_limit_is_refused_before_it_is_built(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path, field: str, value: Any
@@ -246,7 +248,49 @@ def test_a_text_past_the_limit_is_refused_before_it_is_built(
     path = scenario(tmp_path, "huge", [step])
     result = agentapps("replay", "--packages", str(SUITE), str(path))
     assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
-    assert f"a text is at most {64 * 1024 * 1024}" in result.envelope["error"]["message"]
+    assert (
+        f"a scenario's texts together are at most {64 * 1024 * 1024}" in result.envelope["error"]["message"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "where", "refused"),
+    [
+        ({"PYTHONWARNINGS": "ignore::antigravity.Foo"}, "env", "which a runtime does not pass to an app"),
+        ({"BROWSER": "/bin/sh -c 'id > /tmp/x' #%s"}, "env", "which a runtime does not pass to an app"),
+        ({"AGENTIC_TODO_STATE_FILE": "/tmp/real/todos.json"}, "env", "a scenario's state stays in its own"),
+        ({"AGENTIC_STATE_DIR": "/tmp/real"}, "steps/0/env", "a scenario's state stays in its own"),
+    ],
+    ids=["code-through-python-warnings", "browser", "a-real-state-file", "a-real-state-folder"],
+)
+def test_a_scenario_environment_goes_through_the_allow_list(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, env: dict[str, str], where: str, refused: str
+) -> None:
+    """A scenario is data from anywhere: it cannot run code or reach real state through an app."""
+    real = tmp_path / "real.json"
+    real.write_text("untouched")
+    env = {name: value.replace("/tmp/real/todos.json", str(real)) for name, value in env.items()}
+    step: dict[str, Any] = {"args": ["remove", "td_0001", "--confirm"], "expect": expect(0, {"ok": True})}
+    fields: dict[str, Any] = {"env": env} if where == "env" else {}
+    if where != "env":
+        step["env"] = env
+    path = scenario(tmp_path, "hostile", [step], **fields)
+    result = agentapps("replay", "--packages", str(SUITE), str(path))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    [name] = env
+    assert result.envelope["error"]["message"].startswith(f"{path}: {where} sets {name}")
+    assert refused in result.envelope["error"]["message"]
+    assert real.read_text() == "untouched"
+
+
+def test_a_scenario_nested_100000_deep_is_a_validation_error(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"description": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    result = agentapps("replay", str(path))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert result.envelope["error"]["message"] == f"{path}: nested deeper than 110 levels."
 
 
 def test_a_fifo_named_like_a_scenario_is_refused_not_waited_on(

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,7 @@ from agentapps.harness import AppRunner, ContractViolation
 from agentapps.runtime import Package, invoke, relay
 from agentic_kit.errors import AppError
 
+AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))  # the console script beside this Python
 APP_MD = """---
 name: Fake
 description: A package whose entry prints whatever the test asks for.
@@ -68,7 +73,25 @@ def test_the_entry_command_runs_from_the_package_root_with_the_arguments(tmp_pat
             "`ok` is false but the exit status is 0.",
         ),
         ('{"ok": true}\n', 3, "`ok` is true but the exit status is 3."),
+        (
+            '{"ok": true, "command": "go", "x": "\\ud800"}\n',
+            0,
+            "stdout holds \\ud800, a lone surrogate escape: not valid Unicode.",
+        ),
+        (
+            '{"ok": false, "ok": true}\n',
+            0,
+            "stdout is not exactly one JSON document (an object repeats the key 'ok').",
+        ),
+        (
+            '{"ok": true, "x": {"a": 1, "a": 2}}\n',
+            0,
+            "stdout is not exactly one JSON document (an object repeats the key 'a').",
+        ),
+        ("[" * 200_000 + "]" * 200_000, 0, "stdout is nested deeper than 100 levels."),
+        ('{"ok": true, "x": ' + "[" * 100 + "]" * 100 + "}", 0, "stdout is nested deeper than 100 levels."),
     ],
+    ids=lambda value: value[:24] if isinstance(value, str) else str(value),
 )
 def test_what_the_format_forbids_is_a_violation_never_passed_on(
     tmp_path: Path, stdout: str, status: int, violation: str
@@ -137,6 +160,28 @@ def test_an_entry_command_that_cannot_run_is_app_failed_with_the_shells_status(t
     assert "not found" in str(raised.value.details["stderr"])
 
 
+def test_stdout_that_is_not_utf8_is_a_violation_never_replaced(tmp_path: Path) -> None:
+    script = 'import sys\nsys.stdout.buffer.write(b\'{"ok": true, "x": "\\xff"}\')\n'
+    invocation = invoke(fake_package(tmp_path, script), ["echo"])
+    assert [str(found) for found in invocation.violations] == [
+        "stdout is not UTF-8 text (it holds the byte 0xff)."
+    ]
+
+
+def test_nesting_up_to_the_limit_is_a_document(tmp_path: Path) -> None:
+    nested = '{"ok": true, "x": ' + "[" * 99 + "]" * 99 + "}\n"
+    invocation = invoke(fake_package(tmp_path, prints(nested, 0)), ["echo"])
+    assert (invocation.violations, invocation.ok) == ([], True)
+
+
+def test_an_integer_past_4300_digits_is_a_documented_violation(tmp_path: Path) -> None:
+    invocation = invoke(fake_package(tmp_path, prints('{"ok": true, "n": 1' + "0" * 5000 + "}", 0)), ["echo"])
+    [violation] = invocation.violations
+    assert violation.message.startswith(
+        "stdout is not exactly one JSON document (Exceeds the limit (4300 digits)"
+    )
+
+
 def test_a_structured_failure_is_relayed_with_its_exit_status(tmp_path: Path) -> None:
     envelope = {"ok": False, "command": "echo", "error": {"code": "NOT_FOUND", "message": "m"}}
     invocation = invoke(fake_package(tmp_path, prints(json.dumps(envelope), 4)), ["echo"])
@@ -149,10 +194,29 @@ def test_a_contract_violation_is_never_relayed(tmp_path: Path) -> None:
     assert (raised.value.code, raised.value.exit_status) == ("CONTRACT_VIOLATION", 11)
     assert raised.value.details == {
         "violations": ["stdout is not exactly one JSON document (Expecting value)."],
+        "mayHaveTakenEffect": True,
         "exitStatus": 0,
         "stdout": "hello\n",
         "stderr": "",
     }
+
+
+def test_a_violation_after_exit_zero_says_the_command_ran(tmp_path: Path) -> None:
+    """The app exited 0: whatever it did is done. An agent told only "contract violation" would
+    retry and do it twice."""
+    with pytest.raises(AppError) as raised:
+        relay(invoke(fake_package(tmp_path, prints("added\n", 0)), ["echo"]))
+    assert raised.value.message.endswith("The command ran (exit status 0) and may have taken effect.")
+    assert (
+        raised.value.hint == "Do not retry blindly: read the state back (a list or get) to see what happened."
+    )
+
+
+def test_a_violation_after_a_failure_does_not_say_it_ran(tmp_path: Path) -> None:
+    with pytest.raises(AppError) as raised:
+        relay(invoke(fake_package(tmp_path, prints('{"ok": true}', 3)), ["echo"]))
+    assert "may have taken effect" not in raised.value.message
+    assert "mayHaveTakenEffect" not in (raised.value.details or {})
 
 
 def test_an_envelope_that_breaks_the_package_schema_is_a_violation(tmp_path: Path) -> None:
@@ -167,8 +231,13 @@ def test_an_envelope_that_breaks_the_package_schema_is_a_violation(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "schema",
-    ["not JSON", '{"type": 12}', '{"$ref": "https://example.org/never-fetched.json"}'],
-    ids=["not-json", "not-a-schema", "remote-ref"],
+    [
+        "not JSON",
+        '{"type": 12}',
+        '{"$ref": "https://example.org/never-fetched.json"}',
+        '{"$ref": "other.json"}',
+    ],
+    ids=["not-json", "not-a-schema", "remote-ref", "relative-ref"],
 )
 def test_a_schema_that_cannot_be_applied_is_left_to_check(tmp_path: Path, schema: str) -> None:
     """schemas/ is optional and its format the package's own: a runtime never crashes on it."""
@@ -196,3 +265,32 @@ def test_the_harness_fails_a_test_when_an_error_code_has_the_wrong_exit_status(t
     package = fake_package(tmp_path, prints(json.dumps(envelope), 3))
     with pytest.raises(ContractViolation, match="NOT_FOUND must exit 4, not 3"):
         AppRunner(package.root, tmp_path / "state").run_subprocess("echo")
+
+
+def test_a_schema_ref_is_never_fetched_over_the_network_or_from_the_disk(tmp_path: Path) -> None:
+    """A listener that takes connections but never answers: a fetch would hang the run past any
+    --timeout (the app is not what is waiting). A FIFO outside the package: reading it would hang too."""
+    outside = tmp_path / "outside.json"
+    os.mkfifo(outside)
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        port = listener.getsockname()[1]
+        package = fake_package(tmp_path, prints('{"ok": true, "command": "echo"}\n', 0))
+        (package.root / "schemas").mkdir()
+        for name, ref in (
+            ("success-envelope.schema.json", f"http://127.0.0.1:{port}/item.json"),
+            ("error-envelope.schema.json", outside.as_uri()),
+        ):
+            (package.root / "schemas" / name).write_text(json.dumps({"$ref": ref}))
+        completed = subprocess.run(
+            [AGENTAPPS, "run", str(package.root), "--approve", "--", "echo"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody connected
+    assert (completed.returncode, json.loads(completed.stdout)) == (0, {"ok": True, "command": "echo"})

@@ -10,9 +10,10 @@ command or an unknown one, an unknown option, an option without its value or giv
 argument missing or too many) always comes as JSON, wherever --human stands: whether it was meant
 cannot be told from a line that cannot be read. So does an argument that is not UTF-8.
 
-When stdout cannot be written (a full disk, a closed descriptor), nothing more can be said there:
-the run writes one line on stderr and exits with its own status, so the status still tells the
-outcome (0: the command succeeded, and its change is saved).
+When stdout cannot be written (a reader that closed the pipe, a full disk, a closed descriptor),
+nothing more can be said there: the run exits with its own status, so the status still tells the
+outcome (0: the command succeeded, and its change is saved), and writes one line on stderr saying
+so — nothing for a closed pipe, whose reader chose to stop reading.
 """
 
 from __future__ import annotations
@@ -235,20 +236,19 @@ def _print_answer(text: str, status: int) -> None:
             raise OSError(errno.EBADF, "stdout is closed")
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader closed the pipe: one behaviour for every unwritable stdout belongs here too
-        # (_stdout_failed); until then the closed pipe keeps Python's own report.
-        raise
-    except (OSError, ValueError) as error:  # ENOSPC, EBADF, EIO; ValueError: a closed stream object
+    except (OSError, ValueError) as error:  # EPIPE, ENOSPC, EBADF, EIO; ValueError: a closed stream
         _stdout_failed(error, status)
 
 
 def _stdout_failed(error: Exception, status: int) -> None:
-    """Nothing more can be said on stdout: one line on stderr, and the run keeps its own exit status,
-    which tells the outcome (0: done, and saved if it was a change). stdout is pointed at /dev/null,
-    so the interpreter's last flush at exit cannot fail again (a traceback and status 120)."""
-    reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
-    _note(f"The answer could not be written to stdout ({reason}); exit status {status} is the command's.")
+    """Nothing more can be said on stdout: the run keeps its own exit status, which tells the
+    outcome (0: done, and saved if it was a change), and stdout is pointed at /dev/null, so the
+    interpreter's last flush at exit cannot fail again (a traceback and status 120). stderr gets
+    one line saying so — but for a reader that closed the pipe, which chose to stop reading
+    (`| head -1`) and, as with any Unix tool, is told nothing."""
+    if not isinstance(error, BrokenPipeError):
+        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
+        _note(f"The answer could not be written to stdout ({reason}); exit status {status} is the command's.")
     if sys.stdout is None:
         return
     with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
@@ -315,8 +315,14 @@ def _invoke(
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
-    readable = envelope["ok"] or envelope["error"]["code"] != ErrorCode.USAGE_ERROR
-    return envelope, status, bool(readable and ctx.meta.get(_HUMAN))
+    return envelope, status, bool(ctx.meta.get(_HUMAN)) and not _is_usage_error(envelope)
+
+
+def _is_usage_error(envelope: object) -> bool:
+    """Whether the answer says the command line could not be read. A command may return any
+    document (the toolkit's `run` relays what an app printed), so nothing of its shape is assumed."""
+    error = envelope.get("error") if isinstance(envelope, dict) and envelope.get("ok") is False else None
+    return isinstance(error, dict) and error.get("code") == ErrorCode.USAGE_ERROR
 
 
 def _outcome(command: str | None, result: object) -> tuple[Envelope, int]:
@@ -354,11 +360,13 @@ def _usage_error(error: click_exceptions.UsageError, args: Sequence[str]) -> App
 
 
 def _shorten_echoes(message: str, args: Sequence[str]) -> str:
-    """click's message with every long argument it quotes cut short, as the kit's own messages do;
-    and in any case at most a few lines long."""
+    """click's message with every long argument it quotes cut short, as the kit's own messages do,
+    and at most a few lines long. Control and layout characters in the words it quotes are shown as
+    escapes: whether --human was meant is unknown when the line cannot be read, and a terminal may
+    show this JSON as it is."""
     for arg in sorted({arg for arg in args if len(arg) > ECHO_MAX_CHARS}, key=len, reverse=True):
         message = message.replace(arg, shortened(arg))
-    return shortened(message, _MESSAGE_MAX_CHARS)
+    return shortened(human.safe(message), _MESSAGE_MAX_CHARS)
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:

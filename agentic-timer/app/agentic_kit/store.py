@@ -52,6 +52,7 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 MAX_STATE_BYTES = 512 * 1024 * 1024
 LOCK_SUFFIX = ".lock"
 _TEMP_NAME = re.compile(r"\.(?P<state>.+)\.[0-9a-f]{16}\.tmp")
+MAX_LOCK_TIMEOUT = 3600.0  # an hour: past it a writer is stuck, not busy
 
 
 class CamelModel(BaseModel):
@@ -142,9 +143,9 @@ def lock_timeout() -> float:
         seconds = float(raw) if raw.isascii() else -1.0  # float() would take digits of any script
     except ValueError:
         seconds = -1.0
-    if not seconds >= 0:  # also refuses NaN
+    if not 0 <= seconds <= MAX_LOCK_TIMEOUT:  # also refuses NaN and inf: a write never waits forever
         raise validation_error(
-            f"{LOCK_TIMEOUT_ENV}={quoted(raw)} is not a number of seconds >= 0.",
+            f"{LOCK_TIMEOUT_ENV}={quoted(raw)} is not a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}.",
             f"Unset {LOCK_TIMEOUT_ENV} or set it like 10.",
         )
     return seconds
@@ -273,6 +274,12 @@ class StateStore(Generic[StateT]):
             raise self._diagnose(raw, error) from None
         if state.schema_version > self.model.SCHEMA_VERSION:
             raise self._newer(state.schema_version)
+        # pydantic keeps the last of two equal keys. A file this app wrote is its own canonical
+        # form, which has none, so only another file pays for the slower check.
+        if self._serialise(state) != raw:
+            repeated = _repeated_key(raw)
+            if repeated is not None:
+                raise self._corrupt(f"repeats the key {repeated!r} in one object; JSON keys are unique")
         problem = next(state.problems(), None)
         if problem is not None:
             raise self._corrupt(f"is inconsistent: {problem}")
@@ -447,6 +454,39 @@ def _remove_stale_temp_files(target: Path) -> None:
 def _is_temp_name_of(state_name: str, name: str) -> bool:
     match = _TEMP_NAME.fullmatch(name)
     return match is not None and match["state"] == state_name
+
+
+class RepeatedKey(ValueError):
+    """A JSON object holds a key twice (`json.loads` would silently keep the last)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"an object repeats the key {key!r}")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A `json.loads` object_pairs_hook: the object, or RepeatedKey naming the first key it repeats."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+    return found
+
+
+def _repeated_key(raw: bytes) -> str | None:
+    """The first key that an object of the (already valid) JSON file holds twice, if any."""
+    import json
+
+    try:
+        json.loads(raw, object_pairs_hook=unique_keys)
+    except RepeatedKey as repeated:
+        return repeated.key
+    except (ValueError, RecursionError):
+        return None  # pydantic-core read it; this parser's own limits say nothing about keys
+    return None
 
 
 def _not_utf8_json(raw: bytes) -> str | None:

@@ -67,6 +67,12 @@ def _base_annotation(param: Any) -> Any:
 
 
 def _type_name(param: Any) -> str:
+    from .inputs import file_path
+
+    # The option's typer `parser=`, read where describe reads the annotation.
+    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+    if getattr(info, "parser", None) is file_path:
+        return "path"
     annotation = _base_annotation(param)
     if isinstance(annotation, type) and issubclass(annotation, Enum):
         return "string"

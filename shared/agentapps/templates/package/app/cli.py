@@ -37,7 +37,7 @@ from agentic_kit.clock import timestamp
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import confirmation_required
 from agentic_kit.ids import check_id
-from agentic_kit.inputs import check_text
+from agentic_kit.inputs import check_text, count
 from agentic_kit.store import StateStore, resolve_state_path
 
 APP_DIR = Path(__file__).resolve().parent
@@ -65,7 +65,11 @@ def add(text: Annotated[str, typer.Argument(help="The entry (one line).")]) -> P
 
 
 @app.command("list")
-def list_entries(limit: Annotated[int | None, typer.Option(min=0, help="Show at most N entries.")] = None) -> Payload:
+def list_entries(
+    limit: Annotated[
+        int | None, typer.Option(parser=count, metavar="N", help="Show at most N entries.")
+    ] = None,
+) -> Payload:
     """List entries in the order they were added."""
     entries = store().load().entries
     return list_payload(entries) if limit is None else list_payload(entries[:limit], total=len(entries))
