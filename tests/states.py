@@ -13,7 +13,7 @@ import codecs
 import copy
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from hypothesis import strategies as st
@@ -24,6 +24,7 @@ Document = dict[str, Any]
 ENTITIES = {"agentic-to-do": "items", "agentic-notes": "notes", "agentic-timer": "timers"}
 MAX_ID = 2**53 - 1
 TIMESTAMP = "2026-04-01T00:00:00.000Z"
+FIRST_MOMENT = "0001-01-01T00:00:00.000Z"
 
 
 def encode(document: Document) -> bytes:
@@ -44,46 +45,52 @@ def document(package: str, entities: list[Document], next_id: int | None = None)
 FIRST, LAST = datetime(1, 1, 1), datetime(9997, 12, 31, 23, 59, 59, 999_000)
 instants = st.datetimes(FIRST, LAST).map(lambda moment: moment.isoformat(timespec="milliseconds") + "Z")
 dues = st.one_of(st.none(), instants, instants.map(lambda instant: instant[:10]))
-one_line = st.text(st.characters(blacklist_categories=["Cc", "Cs", "Zl", "Zp"]), min_size=1, max_size=30)
+# A title or label as every version wrote it: trimmed, not empty, no control character. (Layout
+# controls inside are allowed: older versions took them.)
+one_line = (
+    st.text(st.characters(blacklist_categories=["Cc", "Cs"]), min_size=1, max_size=30)
+    .map(str.strip)
+    .filter(bool)
+)
 
 
 def todo_items(number: int) -> st.SearchStrategy[Document]:
+    """An item's moments in order: created, then completed, then last changed."""
     return st.builds(
-        lambda title, description, completed, due, created, done: {
+        lambda title, description, completed, due, moments: {
             "id": f"td_{number:04d}",
             "title": title,
             "description": description,
             "status": "completed" if completed else "open",
             "dueAt": due,
-            "createdAt": created,
-            "updatedAt": created,
-            "completedAt": done if completed else None,
+            "createdAt": moments[0],
+            "updatedAt": moments[2],
+            "completedAt": moments[1] if completed else None,
         },
         one_line,
         st.text(max_size=40),
         st.booleans(),
         dues,
-        instants,
-        instants,
+        st.lists(instants, min_size=3, max_size=3).map(sorted),
     )
 
 
 def notes(number: int) -> st.SearchStrategy[Document]:
     return st.builds(
-        lambda title, body, tags, due, created: {
+        lambda title, body, tags, due, moments: {
             "id": f"nt_{number:04d}",
             "title": title,
             "body": body,
             "tags": sorted(tags),
             "dueAt": due,
-            "createdAt": created,
-            "updatedAt": created,
+            "createdAt": moments[0],
+            "updatedAt": moments[1],
         },
         one_line,
         st.text(max_size=60),
-        st.sets(st.text("abcdefghij-", min_size=1, max_size=8), max_size=5),
+        st.sets(st.text("abcdefghij-ß", min_size=1, max_size=8), max_size=5),
         dues,
-        instants,
+        st.lists(instants, min_size=2, max_size=2).map(sorted),
     )
 
 
@@ -205,6 +212,17 @@ def _huge_counter(document: Document) -> bytes:
     return encode({**document, "nextId": 0}).replace(b'"nextId": 0', b'"nextId": ' + b"9" * 5000)
 
 
+def _before(timestamp: str) -> str:
+    """The moment a millisecond earlier, in the stored form."""
+    earlier = datetime.fromisoformat(timestamp) - timedelta(milliseconds=1)
+    return earlier.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _after_the_first_moment(field: str) -> Callable[[Document], bool]:
+    """Whether the entity's moment can have one before it (0001-01-01T00:00:00.000Z has none)."""
+    return lambda target: target.get(field) is not None and target[field] > FIRST_MOMENT
+
+
 def _other_digits(target: Document) -> str:
     return str(target["id"]).split("_")[0] + "_٠٠٠١"
 
@@ -250,13 +268,34 @@ BREAKS: dict[str, Break] = {
     "dueAt 0000-12-31": entity(TEXT_APPS, dueAt="0000-12-31"),
     "a title of 501 characters": entity(TEXT_APPS, title="t" * 501),
     "an empty title": entity(TEXT_APPS, title=""),
+    # What no version's input check let into a title: it could pose as a field, drive the
+    # terminal, or hide in the text.
+    "a title of two lines": entity(TEXT_APPS, title="looks done\nstatus  completed"),
+    "a title with a terminal escape": entity(TEXT_APPS, title="a\x1b[2Jb"),
+    "a title with a NUL": entity(TEXT_APPS, title="a\x00b"),
+    "a title of spaces only": entity(TEXT_APPS, title="   "),
+    "a title with a leading space": entity(TEXT_APPS, title=" a"),
+    "a title with a trailing line separator": entity(TEXT_APPS, title="a\u2028"),
+    "updatedAt before createdAt": entity(
+        TEXT_APPS, _after_the_first_moment("createdAt"), updatedAt=lambda target: _before(target["createdAt"])
+    ),
     # To-do
     "completed without completedAt": entity(TODO, status="completed", completedAt=None),
     "open with a completedAt": entity(TODO, status="open", completedAt=TIMESTAMP),
+    "completedAt before createdAt": entity(
+        TODO,
+        lambda item: item["completedAt"] is not None and _after_the_first_moment("createdAt")(item),
+        completedAt=lambda item: _before(item["createdAt"]),
+    ),
     # Notes
     "tags out of order": entity(NOTES, tags=["b", "a"]),
     "a tag twice": entity(NOTES, tags=["a", "a"]),
     "51 tags": entity(NOTES, tags=[f"t{n:02d}" for n in range(51)]),
+    "a tag in capitals": entity(NOTES, tags=["Work"]),
+    "a tag with a space": entity(NOTES, tags=["a b"]),
+    "a tag with a no-break space": entity(NOTES, tags=["a\xa0b"]),
+    "a tag of two lines": entity(NOTES, tags=["a\nb"]),
+    "a tag with a bidi control": entity(NOTES, tags=["a\u202eb"]),
     "a body over 1 MiB": entity(NOTES, body="é" * (512 * 1024 + 1)),
     # Timers
     "a countdown without durationMs": entity(TIMER, kind="countdown", durationMs=None),
@@ -271,6 +310,16 @@ BREAKS: dict[str, Break] = {
         TIMER, lambda timer: timer["updatedAt"] < "9997", startedAt="9997-12-31T23:59:59.999Z"
     ),
     "pausedMs -1": entity(TIMER, pausedMs=-1),
+    "a label of two lines": entity(TIMER, label="a\nb"),
+    "a label with a trailing space": entity(TIMER, label="a "),
+    "createdAt other than startedAt": entity(
+        TIMER, _after_the_first_moment("startedAt"), createdAt=lambda timer: _before(timer["startedAt"])
+    ),
+    "a paused timer changed after its pause": entity(
+        TIMER,
+        lambda timer: timer["status"] == "paused" and timer["pausedAt"] < "9997",
+        updatedAt="9997-12-31T23:59:59.999Z",
+    ),
     "paused for longer than it has existed": entity(
         TIMER, pausedMs=lambda timer: ms(timer["updatedAt"]) - ms(timer["startedAt"]) + 1
     ),

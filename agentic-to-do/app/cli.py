@@ -11,30 +11,34 @@ a payload that the kit's runner prints as exactly one JSON envelope.
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # `signal` without its enums: this runs at once
+
+# First of all, before any other import: from here on a SIGINT ends the run quietly, by the
+# kernel's default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only
+# when run as the entry, and when Python's own handler is set (a background job's SIGINT stays
+# ignored); the Python interpreter's start-up, before this line, is Python's.
+if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+
 import os
 import sys
 
-# First of all, before the slow imports, so that an interrupt during start-up ends the run quietly
-# too. The vendored kit and the domain live beside this file.
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from agentic_kit import interrupts
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))  # the vendored kit and the domain
 
-interrupts.end_runs_quietly(__name__)
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
 
-from enum import StrEnum  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Annotated  # noqa: E402
+import typer
 
-import typer  # noqa: E402
-
-from agentic_kit import runner  # noqa: E402
-from agentic_kit.clock import now, timestamp  # noqa: E402
-from agentic_kit.envelope import Payload, item_payload, list_payload  # noqa: E402
-from agentic_kit.errors import confirmation_required, validation_error  # noqa: E402
-from agentic_kit.inputs import check_bound, check_due, count  # noqa: E402
-from agentic_kit.store import StateStore, resolve_state_path  # noqa: E402
-from todo import inputs, operations  # noqa: E402
-from todo.models import Status, TodoItem, TodoState  # noqa: E402
+from agentic_kit import runner
+from agentic_kit.clock import now, timestamp
+from agentic_kit.envelope import Payload, item_payload, list_payload
+from agentic_kit.errors import confirmation_required, validation_error
+from agentic_kit.inputs import check_bound, check_due, count
+from agentic_kit.store import StateStore, resolve_state_path
+from todo import inputs, operations
+from todo.models import Status, TodoItem, TodoState
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"

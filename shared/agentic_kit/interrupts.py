@@ -8,12 +8,14 @@ is about to be printed, both signals are held back: the run finishes, prints its
 and exits with its own status, and the held signal is dropped — the run it was meant to stop is
 already over. So an interrupted run prints one whole, true envelope or nothing at all.
 
-This module imports only `signal`: an app's `cli.py` calls `end_runs_quietly()` first, before
-its slow imports, so an interrupt during start-up is quiet too. (Before that first line, while
-the Python interpreter itself starts, SIGINT is Python's: it may print a KeyboardInterrupt on
-stderr. Nothing has been read or written by then.) In-process runs (tests, warm
-runtimes) never change how the host handles signals; they only hold them back while a commit
-or a print is under way, and deliver them when the run returns.
+An app's `cli.py` does what `end_runs_quietly()` does as its very first statement, before any
+other import, with `_signal` (the C core of `signal`, which loads no Python code), so that an
+interrupt during start-up is quiet too; `runner.main()` calls `end_runs_quietly()` again, for an
+entry script that does not. (Before that first statement, while the Python interpreter itself
+starts — its `site` imports, compiling `cli.py` — SIGINT is Python's: it may print a
+KeyboardInterrupt on stderr. Nothing has been read or written by then.) In-process runs (tests,
+warm runtimes) never change how the host handles signals; they only hold them back while a
+commit or a print is under way, and deliver them when the run returns.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ def end_runs_quietly(module_name: str = "__main__") -> None:
     KeyboardInterrupt, so no traceback and no half-printed output. A SIGINT the parent chose to
     ignore (a background job) stays ignored.
 
-    An entry script passes its `__name__`: imported rather than run (a runtime or a test running
-    it in-process), it leaves the host's signals alone.
+    Called with a module's `__name__`, it acts only when that module is the entry script: imported
+    rather than run (a runtime or a test running it in-process), the host's signals stay its own.
     """
     if module_name != "__main__":
         return

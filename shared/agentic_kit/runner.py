@@ -5,13 +5,21 @@ and any unexpected exception (INTERNAL_ERROR, with no traceback on stdout or std
 
 `--human` is an option of the parser itself — of the app (`--human list`) and of every command
 (`list --human`) — never picked out of the raw argument list: a value that reads `--human`
-(`add --body --human`) stays a value. When the command line cannot be read at all (bytes that
-are not UTF-8, an unknown option, an option without its value), whether --human was meant is
-unknown, and the error comes as JSON.
+(`add --body --human`) stays a value. A USAGE_ERROR (a command line that cannot be read: no
+command or an unknown one, an unknown option, an option without its value or given twice, an
+argument missing or too many) always comes as JSON, wherever --human stands: whether it was meant
+cannot be told from a line that cannot be read. So does an argument that is not UTF-8.
+
+When stdout cannot be written (a reader that closed the pipe, a full disk, a closed descriptor),
+nothing more can be said there: the run exits with its own status, so the status still tells the
+outcome (0: the command succeeded, and its change is saved), and writes one line on stderr saying
+so — nothing for a closed pipe, whose reader chose to stop reading.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import io
 import os
@@ -39,11 +47,13 @@ from .envelope import (
 )
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
 from .store import StateStore
-from .text import printable, undecodable_byte
+from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
 
 HUMAN_FLAG = "--human"
 _HUMAN = "human"  # the flag's name in the parser, and its key in the context's meta
+_COMMAND = "agentic.command"  # the key in the context's meta of the command being parsed
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
+_MESSAGE_MAX_CHARS = 500  # click's messages quote what was typed; none needs more
 
 
 @functools.cache
@@ -63,7 +73,8 @@ def _human_option() -> Any:
 
 
 class _TakesHumanFlag:
-    """A click command or group whose parser knows --human, and records it when given as an option."""
+    """A click command or group whose parser knows --human, and records it when given as an option;
+    and which refuses an option that takes one value given twice (click would keep the last)."""
 
     params: list[Any]
 
@@ -74,11 +85,30 @@ class _TakesHumanFlag:
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         # The parser's own reading of the line, before any option is processed: --help stops the
         # processing, and a --human after it must still count.
-        options, _, _ = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
+        options, rest, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
         if options.get(_HUMAN):
             ctx.meta[_HUMAN] = True
+        if isinstance(self, TyperCommand):
+            ctx.meta[_COMMAND] = ctx.info_name  # whose --help this would be
+        _refuse_repeated_options(ctx, order)
         parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
+        if isinstance(self, TyperGroup) and not rest:
+            # Only the app's options (`--human`): the same answer as no arguments at all.
+            raise _no_command(sorted(getattr(self, "commands", {})))
         return parsed
+
+
+def _refuse_repeated_options(ctx: Any, order: list[Any]) -> None:
+    seen: set[int] = set()
+    for param in order:
+        if param.param_type_name != "option" or param.multiple or param.is_flag or param.count:
+            continue
+        if id(param) in seen:
+            name = max(param.opts, key=len)
+            raise click_exceptions.BadOptionUsage(
+                name, f"Option {name} was given more than once; give it once.", ctx
+            )
+        seen.add(id(param))
 
 
 class AgenticCommand(_TakesHumanFlag, TyperCommand):
@@ -150,6 +180,7 @@ def main(app: typer.Typer, render: Callable[[Envelope], str] = human.render) -> 
     never delivered: the run it was meant to stop is over, and has said so.
     """
     interrupts.end_runs_quietly()
+    _occupy_closed_standard_streams()
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
     if hasattr(signal, "SIGXFSZ"):
@@ -158,6 +189,21 @@ def main(app: typer.Typer, render: Callable[[Envelope], str] = human.render) -> 
     with interrupts.one_run(ends_the_process=True):
         status = _run(app, None, render)
     sys.exit(status)
+
+
+def _occupy_closed_standard_streams() -> None:
+    """A process started with stdin, stdout or stderr closed (`>&-`) has that descriptor free, and
+    the next file opened (a lock, a temp file) would take its number, where a stray write meant for
+    the stream would land. /dev/null takes it instead; Python already knows the stream as None."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                opened = os.open(os.devnull, os.O_RDWR)
+                if opened != fd:  # a lower descriptor was free too: it is filled on its own turn
+                    os.dup2(opened, fd)
+                    os.close(opened)
 
 
 @functools.cache
@@ -180,37 +226,59 @@ def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelop
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _stdout_gone()
+    _print_answer(text, status)
     return status
 
 
-def _stdout_gone() -> None:
-    """The reader closed stdout before the answer: nothing more can be said, and the exit status
-    still tells the outcome. stdout now points at /dev/null, so the interpreter's last flush at
-    exit cannot fail again with a traceback."""
+def _print_answer(text: str, status: int) -> None:
     try:
+        if sys.stdout is None:  # started with stdout closed
+            raise OSError(errno.EBADF, "stdout is closed")
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError) as error:  # EPIPE, ENOSPC, EBADF, EIO; ValueError: a closed stream
+        _stdout_failed(error, status)
+
+
+def _stdout_failed(error: Exception, status: int) -> None:
+    """Nothing more can be said on stdout: the run keeps its own exit status, which tells the
+    outcome (0: done, and saved if it was a change), and stdout is pointed at /dev/null, so the
+    interpreter's last flush at exit cannot fail again (a traceback and status 120). stderr gets
+    one line saying so — but for a reader that closed the pipe, which chose to stop reading
+    (`| head -1`) and, as with any Unix tool, is told nothing."""
+    if not isinstance(error, BrokenPipeError):
+        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
+        _note(f"The answer could not be written to stdout ({reason}); exit status {status} is the command's.")
+    if sys.stdout is None:
+        return
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        fd = sys.stdout.fileno()
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, fd)
         os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass  # an in-process stdout without a descriptor: nothing is flushed at exit
+
+
+def _note(line: str) -> None:
+    """A line on stderr, if there is one (a process may be started without it)."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
+            print(line, file=sys.stderr, flush=True)
+
+
+def _no_command(command_names: list[str]) -> AppError:
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        "No command given.",
+        f"Run one of: {', '.join(command_names)} (add --help to any of them).",
+    )
 
 
 def _invoke(
     group: Any, args: list[str], command: str | None, command_names: list[str], commits_before: int
 ) -> tuple[Envelope, int, bool]:
-    """The envelope, the exit status, and whether --human was given as an option."""
+    """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
-        no_command = AppError(
-            ErrorCode.USAGE_ERROR,
-            "No command given.",
-            f"Run one of: {', '.join(command_names)} (add --help to any of them).",
-        )
-        return (*_failure(command, no_command), False)
+        return (*_failure(command, _no_command(command_names)), False)
     for number, arg in enumerate(args, start=1):
         byte = undecodable_byte(arg)
         if byte is not None:
@@ -220,31 +288,41 @@ def _invoke(
             )
             return (*_failure(command, not_text), False)
     captured = io.StringIO()
-    ctx = None
+    # The context is made here rather than by click's make_context, so that what parsing recorded
+    # in its meta (--human, whose --help) is there even when parsing stopped at --help or failed.
+    ctx = group.context_class(group, info_name="app/cli.py", **group.context_settings)
     try:
         # Help text is the only thing click prints itself; catch it so it travels in the envelope.
         with redirect_stdout(captured):
-            ctx = group.make_context("app/cli.py", args)
+            with ctx.scope(cleanup=False):
+                group.parse_args(ctx, args)
             with ctx:
                 result = group.invoke(ctx)
         envelope, status = _outcome(command, result)
     except typer.Exit:  # --help: click printed the text and ended the command
-        envelope, status = help_envelope(command, captured.getvalue()), EXIT_OK
+        envelope, status = help_envelope(ctx.meta.get(_COMMAND), captured.getvalue()), EXIT_OK
     except AppError as error:
         envelope, status = _failure(command, error)
     except click_exceptions.MissingParameter as error:
-        envelope, status = _failure(command, _usage_error(error))
+        envelope, status = _failure(command, _usage_error(error, args))
     except click_exceptions.BadParameter as error:
         # A value of the wrong type or outside its choices: the option was given, its value is bad.
-        message = human.safe(error.format_message())
+        message = _shorten_echoes(error.format_message(), args)
         envelope, status = _failure(command, AppError(ErrorCode.VALIDATION_ERROR, message))
     except click_exceptions.UsageError as error:
-        envelope, status = _failure(command, _usage_error(error))
+        envelope, status = _failure(command, _usage_error(error, args))
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
-    return envelope, status, bool(ctx is not None and ctx.meta.get(_HUMAN))
+    return envelope, status, bool(ctx.meta.get(_HUMAN)) and not _is_usage_error(envelope)
+
+
+def _is_usage_error(envelope: object) -> bool:
+    """Whether the answer says the command line could not be read. A command may return any
+    document (the toolkit's `run` relays what an app printed), so nothing of its shape is assumed."""
+    error = envelope.get("error") if isinstance(envelope, dict) and envelope.get("ok") is False else None
+    return isinstance(error, dict) and error.get("code") == ErrorCode.USAGE_ERROR
 
 
 def _outcome(command: str | None, result: object) -> tuple[Envelope, int]:
@@ -256,8 +334,8 @@ def _outcome(command: str | None, result: object) -> tuple[Envelope, int]:
 
 
 def _internal_error(command: str | None, error: Exception, *, committed: bool) -> tuple[Envelope, int]:
-    print(f"internal error: {type(error).__name__}: {printable(str(error))}", file=sys.stderr)
-    if os.environ.get("AGENTIC_DEBUG"):
+    _note(f"internal error: {type(error).__name__}: {printable(str(error))}")
+    if os.environ.get("AGENTIC_DEBUG") and sys.stderr is not None:
         import traceback
 
         traceback.print_exc()
@@ -276,12 +354,19 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
     )
 
 
-def _usage_error(error: click_exceptions.UsageError) -> AppError:
-    """The parser's message quotes the words it could not read: control and layout characters in
-    them are shown as escapes, since whether --human was meant is unknown when the line cannot be
-    read, and a terminal may show this JSON as it is."""
+def _usage_error(error: click_exceptions.UsageError, args: Sequence[str]) -> AppError:
     hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, human.safe(error.format_message()), hint)
+    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
+
+
+def _shorten_echoes(message: str, args: Sequence[str]) -> str:
+    """click's message with every long argument it quotes cut short, as the kit's own messages do,
+    and at most a few lines long. Control and layout characters in the words it quotes are shown as
+    escapes: whether --human was meant is unknown when the line cannot be read, and a terminal may
+    show this JSON as it is."""
+    for arg in sorted({arg for arg in args if len(arg) > ECHO_MAX_CHARS}, key=len, reverse=True):
+        message = message.replace(arg, shortened(arg))
+    return shortened(human.safe(message), _MESSAGE_MAX_CHARS)
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:

@@ -6,6 +6,8 @@ out of the arguments; and what an entity holds can never pose as output of its o
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentapps.harness import AppRunner
@@ -99,3 +101,59 @@ def test_human_output_escapes_layout_and_bidi_controls_as_it_escapes_c0_controls
         out = app.run_human(*args).stdout
         assert f"a{shown}b" in out, args
         assert hidden not in out, args
+
+
+@pytest.mark.parametrize(
+    ("hidden", "shown"),
+    [
+        ("\u200b", "\\u200b"),  # zero-width space
+        ("\u200c", "\\u200c"),  # zero-width non-joiner
+        ("\u200d", "\\u200d"),  # zero-width joiner, between letters
+        ("\u2060", "\\u2060"),  # word joiner
+        ("\u2064", "\\u2064"),  # invisible plus
+        ("\u206a", "\\u206a"),  # inhibit symmetric swapping
+        ("\ufeff", "\\ufeff"),  # byte-order mark
+        ("\xad", "\\xad"),  # soft hyphen
+        ("\ufff9", "\\ufff9"),  # interlinear annotation anchor
+        ("\U000e0041", "\\U000e0041"),  # tag letter A: text no one sees
+    ],
+)
+def test_human_output_escapes_invisible_format_characters(todo: AppRunner, hidden: str, shown: str) -> None:
+    assert todo.run("add", f"a{hidden}b", env=NOW).ok
+    for args in (["get", "td_0001"], ["list"]):
+        out = todo.run_human(*args).stdout
+        assert f"a{shown}b" in out, args
+        assert hidden not in out, args
+
+
+def test_human_output_keeps_a_zero_width_joiner_inside_an_emoji(todo: AppRunner) -> None:
+    emoji = "👩\u200d💻 and 🏳\ufe0f\u200d🌈"
+    assert todo.run("add", emoji, env=NOW).ok
+    assert f"title        {emoji}\n" in todo.run_human("get", "td_0001").stdout
+
+
+def test_human_output_shows_values_as_json_does(timer: AppRunner, notes: AppRunner) -> None:
+    assert timer.run("start", "tea", env=NOW).ok
+    shown = timer.run_human("get", "tm_0001", env=NOW).stdout
+    assert "isDue        false\n" in shown
+    assert "durationMs   null\n" in shown
+    assert "elapsedMs    0\n" in shown
+    assert notes.run("add", "x", "--tag", "a,b", "--tag", "c", env=NOW).ok
+    assert 'tags       ["a,b", "c"]\n' in notes.run_human("get", "nt_0001").stdout
+
+
+def test_describe_as_text_shows_its_commands_as_json(todo: AppRunner) -> None:
+    shown = todo.run_human("describe").stdout
+    for python_only in ("{'", "True", "None"):
+        assert python_only not in shown
+    fields: dict[str, list[str]] = {}
+    name = ""
+    for line in shown.splitlines():  # a field's name, then its value's lines indented under it
+        if line.startswith(" "):
+            fields[name].append(line[len("commands  ") :])
+        else:
+            name, _, value = line.partition(" ")
+            fields[name] = [value.strip()]
+    commands, errors = (json.loads("\n".join(fields[name])) for name in ("commands", "errors"))
+    assert [command["name"] for command in commands][:2] == ["describe", "add"]
+    assert errors[0] == {"code": "INTERNAL_ERROR", "exit": 1}

@@ -1,13 +1,18 @@
 """agentic-notes and files on disk: --body-file and --text-file read real files byte for byte,
-and refuse what is not text. Scenarios cannot carry files of their own, so these stay here."""
+and refuse what is not text, and a stdin that cannot be read. Scenarios cannot carry files of their
+own, nor a closed stdin, so these stay here."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from agentapps.harness import AppRunner
+from tests.reliability.conftest import child_environment
 
 BODIES = [
     "line 1\nline 2\n",
@@ -61,3 +66,35 @@ def test_a_file_that_is_not_text_is_refused(
 def test_a_huge_body_lists_in_a_few_hundred_bytes(notes: AppRunner) -> None:
     assert notes.run("add", "huge", "--body-file", "-", stdin="x" * (1024 * 1024 - 1) + "\n").ok
     assert len(notes.run("list").stdout) < 1000
+
+
+# How each case hands the app a stdin it cannot read: closed (`<&-`), or open only for writing.
+UNREADABLE_STDINS = {
+    "closed": ('exec "$@" <&-', "it is closed"),
+    "write-only": ('exec "$@" 0>>"$STDIN_FILE"', "Bad file descriptor"),
+}
+
+
+@pytest.mark.parametrize("stdin", sorted(UNREADABLE_STDINS))
+@pytest.mark.parametrize("command", ["add", "append"])
+def test_a_stdin_that_cannot_be_read_is_a_validation_error(
+    notes: AppRunner, tmp_path: Path, stdin: str, command: str
+) -> None:
+    assert notes.run("add", "first", "--body", "body").ok
+    before = notes.state_file("notes.json").read_bytes()
+    args = ["add", "x", "--body-file", "-"] if command == "add" else ["append", "nt_0001", "--text-file", "-"]
+    script, reason = UNREADABLE_STDINS[stdin]
+    completed = subprocess.run(
+        ["sh", "-c", script, "sh", sys.executable, "app/cli.py", *args],
+        cwd=notes.package.root,
+        env=child_environment(notes.state_dir, STDIN_FILE=str(tmp_path / "stdin")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (completed.returncode, completed.stderr) == (3, "")
+    error = json.loads(completed.stdout)["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["message"] == f"{args[-2]} -: stdin cannot be read: {reason}."
+    assert notes.state_file("notes.json").read_bytes() == before

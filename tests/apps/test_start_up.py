@@ -1,16 +1,18 @@
-"""What a command loads at start-up: structural facts only (speed itself is measured by
-`nox -s bench`, never asserted in a test)."""
+"""What a command loads at start-up, and in what order: structural facts only (speed itself is
+measured by `nox -s bench`, never asserted in a test)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.conftest import APPS, AppFacts
 
 PROBE = """
 import json, runpy, sys
@@ -45,3 +47,27 @@ def test_only_writes_import_filelock_and_nothing_imports_rich(
     loaded = modules_loaded(app, facts.read if command == "read" else facts.write)
     assert [name for name in loaded if name.split(".")[0] in {"rich", "jsonschema", "yaml"}] == []
     assert any(name.startswith("filelock") for name in loaded) == (command == "write")
+
+
+ENTRY_SCRIPTS = [
+    *(Path(__file__).resolve().parents[2] / facts.package / "app" / "cli.py" for facts in APPS),
+    Path(__file__).resolve().parents[2] / "shared" / "agentapps" / "templates" / "package" / "app" / "cli.py",
+]
+
+
+@pytest.mark.parametrize("script", ENTRY_SCRIPTS, ids=lambda path: str(path.parents[1].name))
+def test_sigint_is_set_to_end_the_run_quietly_before_any_other_import(script: Path) -> None:
+    """Whatever runs before it is a window in which a SIGINT is Python's (a KeyboardInterrupt on
+    stderr): nothing but the import of the signal module itself (`_signal`: no Python code to load)
+    may come first."""
+    body = [
+        node
+        for node in ast.parse(script.read_text()).body
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))  # the docstring
+        and not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+    ]
+    first, second = body[:2]
+    assert isinstance(first, ast.Import)
+    assert [alias.name for alias in first.names] == ["_signal"]
+    assert isinstance(second, ast.If)
+    assert "_signal.signal(_signal.SIGINT, _signal.SIG_DFL)" in ast.unparse(second)

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import stat
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agentapps.harness import AppRunner
 from tests.conftest import AppFacts
+from tests.reliability.conftest import child_environment
 
 CORRUPT_STATES: dict[str, bytes] = {
     "empty file": b"",
@@ -113,6 +118,26 @@ def test_a_write_removes_only_its_own_left_over_temp_files(
     assert app.run(*facts.write, env={facts.state_file_env: str(folder / "a.json")}).ok
     assert not own.exists()
     assert [path.read_text() for path in others] == ["being written"] * len(others)
+
+
+@pytest.mark.parametrize("name", [".a.json.0123456789abcdef.tmp", "a.json.lock"])
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_a_state_file_named_like_a_lock_or_temp_file_is_refused(
+    app: AppRunner, facts: AppFacts, tmp_path: Path, name: str, command: str
+) -> None:
+    """Another state's lock or temp file (which that state's writes would lock, or clean away) is
+    never a state file: a VALIDATION_ERROR naming the setting, before anything is read or made.
+    (A Python test: a scenario's state stays in its own folder.)"""
+    folder = tmp_path / "named-like-the-stores-own-files"
+    result = app.run(
+        *(facts.read if command == "read" else facts.write), env={facts.state_file_env: str(folder / name)}
+    )
+    assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert result.envelope["error"]["message"] == (
+        f"{facts.state_file_env} names {name!r}, the form of the apps' own lock or temp files "
+        "(`<state>.lock`, `.<state>.<16 hex digits>.tmp`)."
+    )
+    assert not folder.exists()
 
 
 def test_a_write_keeps_the_file_mode(app: AppRunner, facts: AppFacts) -> None:
@@ -219,3 +244,123 @@ def test_a_package_copied_alone_runs_with_only_its_pypi_dependencies(
         check=False,
     )
     assert probe.returncode != 0, "the shared kit must not be importable in this check"
+
+
+# --- What is not a state file: special files, huge files, the store's own names -----------------
+
+
+def run_guarded(
+    app: AppRunner, args: tuple[str, ...], env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """A real run, bounded in time and in memory, so that an app that would wait on a FIFO forever
+    or read /dev/zero until memory runs out fails the test instead of hanging the machine."""
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    return subprocess.run(
+        [sys.executable, "app/cli.py", *args],
+        cwd=app.package.root,
+        env=child_environment(app.state_dir, **env),
+        preexec_fn=limit_memory,  # the child only lowers its own limit, then runs the app
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def envelope_of(completed: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert completed.stderr == "", completed.stderr
+    envelope: dict[str, Any] = json.loads(completed.stdout)
+    return envelope
+
+
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_a_fifo_in_place_of_the_state_file_is_a_state_io_error_at_once(
+    app: AppRunner, facts: AppFacts, command: str
+) -> None:
+    app.state_dir.mkdir()
+    fifo = app.state_file(facts.state_file)
+    os.mkfifo(fifo)
+    completed = run_guarded(app, facts.read if command == "read" else facts.write, {})
+    error = envelope_of(completed)["error"]
+    assert (completed.returncode, error["code"]) == (9, "STATE_IO_ERROR")
+    assert (
+        error["message"] == f"Cannot read state file {fifo}: it is a FIFO (named pipe), not a regular file."
+    )
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert {path.name for path in app.state_dir.iterdir()} <= {fifo.name, fifo.name + ".lock"}
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_a_device_as_the_state_file_is_a_state_io_error(app: AppRunner, facts: AppFacts, device: str) -> None:
+    for args in (facts.read, facts.write):
+        completed = run_guarded(app, args, {facts.state_file_env: device})
+        error = envelope_of(completed)["error"]
+        assert (completed.returncode, error["code"]) == (9, "STATE_IO_ERROR")
+        assert "it is a character device, not a regular file" in error["message"]
+
+
+def test_a_state_file_over_the_size_limit_is_state_corrupt_and_left_as_it_was(
+    app: AppRunner, facts: AppFacts
+) -> None:
+    app.state_dir.mkdir()
+    huge = app.state_file(facts.state_file)
+    with huge.open("wb") as sparse:  # 8 GB that take no disk: a hole, then one byte
+        sparse.truncate(8 * 1024**3)
+    before = huge.stat()
+    for args in (facts.read, facts.write):
+        completed = run_guarded(app, args, {})
+        error = envelope_of(completed)["error"]
+        assert (completed.returncode, error["code"]) == (8, "STATE_CORRUPT")
+        assert error["message"] == (
+            f"State file {huge} is larger than 512 MiB, the most a state file of the app can hold."
+        )
+    after = huge.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ino,
+    )
+
+
+def test_a_change_that_would_grow_the_state_past_the_limit_is_a_conflict(
+    app: AppRunner, facts: AppFacts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert app.run(*facts.write).ok
+    path = app.state_file(facts.state_file)
+    before = path.read_bytes()
+    # The limit as it would stand once the state has grown to it (512 MiB is not built in a test).
+    monkeypatch.setattr("agentic_kit.store.MAX_STATE_BYTES", len(before) + 10)
+    result = app.run(*facts.write)
+    assert (result.error_code, result.exit_status) == ("CONFLICT", 6)
+    assert result.envelope["error"]["message"].startswith("The change would make the state file ")
+    assert path.read_bytes() == before
+    assert app.run(*facts.read).ok  # what is there still reads
+
+
+def test_a_state_file_named_like_another_states_temp_file_is_refused_so_no_cleanup_can_take_it(
+    app_runner: Callable[[str], AppRunner], tmp_path: Path
+) -> None:
+    todo, notes = app_runner("agentic-to-do"), app_runner("agentic-notes")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    notes_state = shared / ".a.json.0123456789abcdef.tmp"  # the form of a temp file of a.json
+    refused = notes.run("add", "x", env={"AGENTIC_NOTES_STATE_FILE": str(notes_state)})
+    assert (refused.error_code, refused.exit_status) == ("VALIDATION_ERROR", 3)
+    assert not notes_state.exists()
+    assert todo.run("add", "x", env={"AGENTIC_TODO_STATE_FILE": str(shared / "a.json")}).ok
+    assert sorted(path.name for path in shared.iterdir()) == ["a.json", "a.json.lock"]
+
+
+def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_at_once(app: AppRunner, facts: AppFacts) -> None:
+    started = time.monotonic()
+    # /proc/self exists and takes no new file; the wait for the lock would be 30 s.
+    completed = run_guarded(
+        app, facts.write, {"AGENTIC_STATE_DIR": "/proc/self", "AGENTIC_LOCK_TIMEOUT": "30"}
+    )
+    assert time.monotonic() - started < 30  # no wait for a lock nobody holds
+    error = envelope_of(completed)["error"]
+    assert (completed.returncode, error["code"]) == (9, "STATE_IO_ERROR")
+    assert "/proc/self" in error["message"]

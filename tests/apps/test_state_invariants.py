@@ -45,6 +45,12 @@ SAYS = {
     "schemaVersion 0": "(schemaVersion: Input should be greater than or equal to 1)",
     "completed without completedAt": "is inconsistent: td_0001 is completed but its completedAt is null",
     "paused without pausedAt": "is inconsistent: timer tm_0001 is paused but its pausedAt is null",
+    "a title of two lines": ".0.title: 'looks done\\nstatus  completed' is not in the form the app writes",
+    "a tag in capitals": "is inconsistent: the tags of nt_0001 are not all lowercase",
+    "updatedAt before createdAt": "_0001 has moments out of order (updatedAt",
+    "completedAt before createdAt": "is inconsistent: td_0003 has moments out of order",
+    "createdAt other than startedAt": "timer tm_0001 has a createdAt other than its startedAt",
+    "a paused timer changed after its pause": "timer tm_0003 is paused but its updatedAt is not its pausedAt",
 }
 
 

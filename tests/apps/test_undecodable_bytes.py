@@ -59,3 +59,22 @@ def test_a_state_path_that_is_not_utf8_works_and_messages_show_its_bytes(
     shown = app.run_human(*facts.read, env=env)
     assert (shown.exit_status, f"{tmp_path}/a\\xffb.json" in shown.stdout) == (8, True)
     assert Path(state).read_bytes() == b"{broken"
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            "AGENTIC_NOW",
+            "AGENTIC_NOW='a\\xffb' holds characters that are not ASCII (only ASCII digits count).",
+        ),
+        ("AGENTIC_LOCK_TIMEOUT", "AGENTIC_LOCK_TIMEOUT='a\\xffb' is not a number of seconds from 0 to 3600."),
+    ],
+)
+def test_a_setting_that_is_not_utf8_is_shown_with_its_bytes(
+    app: AppRunner, facts: AppFacts, setting: str, message: str
+) -> None:
+    result = app.run_subprocess(*facts.write, env={setting: NOT_UTF8})
+    assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert result.envelope["error"]["message"] == message
+    assert not app.state_dir.exists()

@@ -11,8 +11,14 @@ import pytest
 from agentic_kit.dates import (
     EARLIEST,
     LATEST,
+    LONG_FRACTION,
+    NO_OFFSET,
+    NOT_A_DUE,
+    NOT_REAL,
+    OUT_OF_RANGE,
     STORED_DUE_PATTERN,
     STORED_INSTANT_PATTERN,
+    DateError,
     OutOfRange,
     deadline,
     format_timestamp,
@@ -39,24 +45,35 @@ def test_parse_due_accepts_dates_and_instants_with_an_offset(text: str, due: str
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "why"),
     [
-        "",
-        "2026-02-30",
-        "2025-02-29",
-        "2026-4-5",
-        "20260405",
-        "2026-W14-3",
-        "2026-04-05T09:00:00",
-        "2026-04-05 09:00Z",
-        "2026-04-05T24:00Z",
-        "tomorrow",
-        "2026-04-05T09:00:00+2",
+        ("", NOT_A_DUE),
+        ("2026-02-30", "is not a real date (no such month or day)"),
+        ("2025-02-29", "is not a real date (no such month or day)"),
+        ("2026-4-5", NOT_A_DUE),
+        ("20260405", NOT_A_DUE),
+        ("2026-W14-3", NOT_A_DUE),
+        ("2026-04-05T09:00:00", NO_OFFSET),
+        ("2026-04-05 09:00Z", NOT_A_DUE),
+        ("2026-04-05T24:00Z", NOT_REAL),
+        ("tomorrow", NOT_A_DUE),
+        ("2026-04-05T09:00:00+2", NOT_A_DUE),
+        ("2026-04-05T09:00:00.1234567Z", LONG_FRACTION),
+        ("9998-01-01T00:00:00Z", OUT_OF_RANGE),
     ],
 )
-def test_parse_due_refuses_anything_else(text: str) -> None:
-    with pytest.raises(ValueError, match="not a due date"):
+def test_parse_due_refuses_anything_else_saying_what_is_wrong(text: str, why: str) -> None:
+    with pytest.raises(DateError) as refused:
         parse_due(text)
+    assert str(refused.value) == why
+
+
+def test_the_range_holds_for_an_instant_as_kept_to_the_millisecond() -> None:
+    """9997-12-31T23:59:59.9999Z is kept as …59.999Z, the range's last moment: it is in range."""
+    assert parse_due("9997-12-31T23:59:59.9999Z") == "9997-12-31T23:59:59.999Z"
+    assert parse_bound("9997-12-31T23:59:59.999999Z") > LATEST  # a bound keeps its precision
+    with pytest.raises(OutOfRange):
+        parse_due("9997-12-31T23:59:59.9999-00:01")
 
 
 def test_parse_instant_can_assume_utc_for_a_missing_offset() -> None:
@@ -109,7 +126,7 @@ def test_a_well_formed_instant_outside_the_range_says_so() -> None:
     "text", ["٢٠٢٦-٠٤-٠٥", "２０２６-04-05", "2026-04-05T09:00:00Z\u3000", "2026-04-0５"]
 )
 def test_only_ascii_digits_and_spaces_count(text: str) -> None:
-    with pytest.raises(ValueError, match="not a due date"):
+    with pytest.raises(DateError, match="not ASCII"):
         parse_due(text)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -66,3 +69,29 @@ def test_the_lock_is_released_after_a_failed_transaction(tmp_path: Path) -> None
     with store.transaction() as state:  # would wait for the lock if it were still held
         state.values.append(1)
     assert store.load().values == [1]
+
+
+def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder that looks writable but takes no new file (a filesystem that refuses it, a folder
+    removed meanwhile): the lock cannot be waited for, because nobody holds it."""
+    store = store_at(tmp_path)
+    monkeypatch.setenv("AGENTIC_LOCK_TIMEOUT", "30")
+    real_open = os.open
+
+    def no_lock_file(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:
+        if str(path).endswith(".lock"):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(path))
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(os, "open", no_lock_file)
+    started = time.monotonic()
+    with pytest.raises(AppError) as refused, store.transaction():
+        pass
+    assert time.monotonic() - started < 30  # it did not wait for the lock
+    assert (refused.value.code, refused.value.exit_status) == ("STATE_IO_ERROR", 9)
+    assert refused.value.message == (
+        f"Cannot create the lock file of state file {tmp_path / 'state.json'}: No such file or directory."
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -78,3 +78,34 @@ def test_a_read_only_state_is_a_state_io_error_and_changes_nothing(
         facts.state_file + ".lock",
     ]
     assert app.run(*facts.read).ok  # reading a read-only state is fine
+
+
+@pytest.fixture
+def read_only_folder(tmp_path: Path) -> Iterator[Path]:
+    """An empty folder with every write bit removed (restored afterwards)."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    yield folder
+    folder.chmod(0o755)
+
+
+def test_a_read_only_folder_gets_no_lock_file_and_no_state(
+    app: AppRunner, facts: AppFacts, read_only_folder: Path
+) -> None:
+    result = app.run(*facts.write, env={"AGENTIC_STATE_DIR": str(read_only_folder)})
+    assert (result.error_code, result.exit_status) == ("STATE_IO_ERROR", 9)
+    assert result.envelope["error"]["message"] == (
+        f"Cannot write state file {read_only_folder / facts.state_file}: "
+        f"the folder {read_only_folder} is read-only."
+    )
+    assert list(read_only_folder.iterdir()) == []  # not even a lock file
+
+
+def test_a_state_folder_is_not_made_inside_a_read_only_one(
+    app: AppRunner, facts: AppFacts, read_only_folder: Path
+) -> None:
+    result = app.run(*facts.write, env={"AGENTIC_STATE_DIR": str(read_only_folder / "sub" / "state")})
+    assert (result.error_code, result.exit_status) == ("STATE_IO_ERROR", 9)
+    assert f"the folder {read_only_folder} is read-only" in result.envelope["error"]["message"]
+    assert list(read_only_folder.iterdir()) == []

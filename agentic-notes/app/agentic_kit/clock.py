@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from .dates import RANGE, OutOfRange, format_timestamp, parse_instant
+from .dates import DateError, format_timestamp, parse_instant
 from .errors import validation_error
+from .text import quoted
 
 NOW_ENV = "AGENTIC_NOW"
 
@@ -17,14 +18,9 @@ def now() -> datetime:
     if override:
         try:
             return parse_instant(override, assume_utc=True)
-        except OutOfRange:
+        except DateError as error:
             raise validation_error(
-                f"{NOW_ENV}={override!r} is outside the dates the apps keep ({RANGE}).",
-                f"Unset {NOW_ENV}, or set it like 2026-04-01T09:30:00Z.",
-            ) from None
-        except ValueError:
-            raise validation_error(
-                f"{NOW_ENV}={override!r} is not an ISO-8601 date-time.",
+                f"{NOW_ENV}={quoted(override)} {error}.",
                 f"Unset {NOW_ENV}, or set it like 2026-04-01T09:30:00Z.",
             ) from None
     return datetime.now(UTC)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from .errors import not_found, validation_error
+from .text import quoted
 
 # The largest integer every JSON reader keeps exactly (2**53 - 1): no ID counts past it.
 MAX_ID = 9_007_199_254_740_991
@@ -33,10 +34,12 @@ def id_pattern(prefix: str) -> str:
 
 
 def check_id(prefix: str, text: str) -> str:
-    """The ID as given, or VALIDATION_ERROR when it cannot be an ID of this app."""
-    if not re.fullmatch(rf"{re.escape(prefix)}_[0-9]{{4,}}", text):
+    """The ID as given, or VALIDATION_ERROR when it is not one format_id could have made: another
+    prefix, digits of another script, an extra leading zero (td_00001), or past MAX_ID."""
+    if not re.fullmatch(id_pattern(prefix), text) or int(text.rpartition("_")[2]) > MAX_ID:
         raise validation_error(
-            f"{text!r} is not a valid id; ids look like {format_id(prefix, 1)}.",
+            f"{quoted(text)} is not a valid id; ids look like {format_id(prefix, 1)} "
+            f"({prefix}_ and 4 to 16 digits, no extra leading zero).",
             "Use an id exactly as a previous command returned it.",
         )
     return text

@@ -3,15 +3,16 @@ VALIDATION_ERROR. Apps call them before touching the state, so bad input never t
 
 from __future__ import annotations
 
+import errno
 import sys
 from datetime import datetime
 from pathlib import Path
 
 import typer
 
-from .dates import DUE_FORMATS, RANGE, OutOfRange, parse_bound, parse_due
+from .dates import DUE_FORMATS, OutOfRange, parse_bound, parse_due
 from .errors import AppError, validation_error
-from .text import NOT_ONE_LINE
+from .text import NOT_ONE_LINE, printable, quoted
 
 STDIN_PATH = "-"
 
@@ -62,9 +63,9 @@ def check_bound(option: str, value: str) -> datetime:
 
 
 def _bad_date(option: str, value: str, error: ValueError) -> AppError:
-    if isinstance(error, OutOfRange):
-        return validation_error(f"{option} {value!r} is outside the dates the apps keep ({RANGE}).")
-    return validation_error(f"{option} {value!r} is not a valid date.", f"Use {DUE_FORMATS}.")
+    """What is wrong with the value, in the words of dates.DateError."""
+    hint = None if isinstance(error, OutOfRange) else f"Use {DUE_FORMATS}."
+    return validation_error(f"{option} {quoted(value)} {error}.", hint)
 
 
 def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
@@ -73,21 +74,9 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     Bytes are decoded without newline translation, so text round-trips byte for byte.
     """
     if source == STDIN_PATH:
-        stream = getattr(sys.stdin, "buffer", None)
-        data = stream.read(max_bytes + 1) if stream is not None else sys.stdin.read().encode()
-        where = "stdin"
+        data, where = _read_stdin(option, max_bytes), "stdin"
     else:
-        path = Path(source)
-        where = str(path)
-        try:
-            with path.open("rb") as handle:
-                data = handle.read(max_bytes + 1)
-        except FileNotFoundError:
-            raise validation_error(f"{option} {where}: no such file.") from None
-        except IsADirectoryError:
-            raise validation_error(f"{option} {where} is a folder, not a file.") from None
-        except OSError as error:
-            raise validation_error(f"{option} {where} cannot be read: {error.strerror}.") from None
+        data, where = _read_file(option, source, max_bytes), printable(source)
     if len(data) > max_bytes:
         raise validation_error(f"{option} {where} is larger than the limit of {max_bytes} bytes.")
     try:
@@ -99,13 +88,44 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     return text
 
 
+def _read_stdin(option: str, max_bytes: int) -> bytes:
+    """Up to max_bytes + 1 bytes of stdin. A stdin that is closed (`<&-`) or open only for writing
+    is the caller's mistake, not a bug: VALIDATION_ERROR."""
+    stream = sys.stdin
+    try:
+        if stream is None:  # the process was started with no stdin at all
+            raise OSError(errno.EBADF, "it is closed")
+        buffer = getattr(stream, "buffer", None)
+        return buffer.read(max_bytes + 1) if buffer is not None else stream.read().encode()
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise validation_error(
+            f"{option} -: stdin cannot be read: {reason}.", "Pipe the text in, or give a file path."
+        ) from None
+
+
+def _read_file(option: str, source: str, max_bytes: int) -> bytes:
+    if not source:
+        raise validation_error(f"{option} is empty: give a file path, or - for stdin.")
+    where = printable(source)
+    try:
+        with Path(source).open("rb") as handle:
+            return handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise validation_error(f"{option} {where}: no such file.") from None
+    except IsADirectoryError:
+        raise validation_error(f"{option} {where} is a folder, not a file.") from None
+    except OSError as error:
+        raise validation_error(f"{option} {where} cannot be read: {error.strerror}.") from None
+
+
 def count(value: str | int) -> int:
     """A count (`--limit N`): ASCII digits only, so ` 5`, `1_0`, `5.0` and `٥` are refused
     (Python's int() would take each). A typer `parser=`; a default arrives as an int."""
     if isinstance(value, int):
         return value
     if not (value.isascii() and value.isdigit()):
-        raise typer.BadParameter(f"{value!r} is not a whole number >= 0 (ASCII digits only).")
+        raise typer.BadParameter(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).")
     return int(value)
 
 

@@ -13,6 +13,13 @@
   A file that breaks any of it is STATE_CORRUPT, saying what is wrong, and is never touched. A
   write checks the invariants again before it commits, so the app never writes a state it would
   refuse to read.
+- Only a regular file of at most MAX_STATE_BYTES is read: a FIFO or a device is STATE_IO_ERROR
+  (opened without waiting for a writer), a larger file STATE_CORRUPT (no write makes one).
+- Nothing is created before it is known that it can be: a missing folder or the lock file only in
+  a writable folder, and a lock file that cannot be made is STATE_IO_ERROR at once.
+- The names of the store's own files (`<state>.lock`, `.<state>.<16 hex digits>.tmp`) are never a
+  state file's: a state path of either form is refused, so one state's cleanup or lock never
+  touches another app's state.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import contextlib
 import os
 import re
 import secrets
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
@@ -34,10 +42,16 @@ from . import interrupts
 from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, HasId, id_problems
+from .text import quoted
 
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
 LOCK_TIMEOUT_ENV = "AGENTIC_LOCK_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT = 10.0
+# The largest state file read or written: 10,000 notes with 20 KiB bodies (about 200 MiB) fit
+# more than twice over, while /dev/zero or a sparse 8 GB file cannot exhaust memory.
+MAX_STATE_BYTES = 512 * 1024 * 1024
+LOCK_SUFFIX = ".lock"
+_TEMP_NAME = re.compile(r"\.(?P<state>.+)\.[0-9a-f]{16}\.tmp")
 MAX_LOCK_TIMEOUT = 3600.0  # an hour: past it a writer is stuck, not busy
 
 
@@ -102,11 +116,23 @@ def resolve_state_path(file_env: str, file_name: str, app_dir: Path) -> Path:
     """Where the state lives: $<file_env>, else $AGENTIC_STATE_DIR/<file_name>, else app/state/."""
     explicit = os.environ.get(file_env)
     if explicit:
-        return Path(explicit)
+        return _not_a_store_file_name(file_env, Path(explicit))
     folder = os.environ.get(STATE_DIR_ENV)
     if folder:
         return Path(folder) / file_name
     return app_dir / "state" / file_name
+
+
+def _not_a_store_file_name(setting: str, path: Path) -> Path:
+    """A state file may not take a name the store gives its own files: another state's lock or
+    temp file (the cleanup of leftover temp files would delete it)."""
+    if path.name.endswith(LOCK_SUFFIX) or _TEMP_NAME.fullmatch(path.name):
+        raise validation_error(
+            f"{setting} names {quoted(path.name)}, the form of the apps' own lock or temp files "
+            f"(`<state>{LOCK_SUFFIX}`, `.<state>.<16 hex digits>.tmp`).",
+            "Give the state file another name.",
+        )
+    return path
 
 
 def lock_timeout() -> float:
@@ -119,7 +145,7 @@ def lock_timeout() -> float:
         seconds = -1.0
     if not 0 <= seconds <= MAX_LOCK_TIMEOUT:  # also refuses NaN and inf: a write never waits forever
         raise validation_error(
-            f"{LOCK_TIMEOUT_ENV}={raw!r} is not a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}.",
+            f"{LOCK_TIMEOUT_ENV}={quoted(raw)} is not a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}.",
             f"Unset {LOCK_TIMEOUT_ENV} or set it like 10.",
         )
     return seconds
@@ -163,11 +189,8 @@ class StateStore(Generic[StateT]):
 
         timeout = lock_timeout()  # a bad setting is refused before anything is created
         target = self.target
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise _io_error("create the folder of", self.path, error) from None
-        lock = filelock.FileLock(str(target) + ".lock", timeout=timeout)
+        self._prepare_lock(target)
+        lock = filelock.FileLock(str(target) + LOCK_SUFFIX, timeout=timeout)
         try:
             lock.acquire()
         except filelock.Timeout:
@@ -191,15 +214,53 @@ class StateStore(Generic[StateT]):
                 )
             updated = self._serialise(state)
             if updated != original:
+                _check_size(updated)
                 self._write(target, updated)
         finally:
             lock.release()
 
+    def _prepare_lock(self, target: Path) -> None:
+        """The state's folder and lock file, made only where they can be: in a folder that is
+        writable (and marked so: a read-only folder stays untouched even for root), and a lock file
+        that cannot be made is STATE_IO_ERROR now, not STATE_LOCKED after the whole wait."""
+        lock_path = Path(str(target) + LOCK_SUFFIX)
+        if os.path.lexists(lock_path):
+            return
+        existing = target.parent
+        while not os.path.lexists(existing) and existing != existing.parent:
+            existing = existing.parent
+        if existing.is_dir() and not _writable(existing):
+            raise AppError(
+                ErrorCode.STATE_IO_ERROR,
+                f"Cannot write state file {self.path}: the folder {existing} is read-only.",
+                "Make the folder writable to change the state; nothing was changed.",
+            )
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise _io_error("create the folder of", self.path, error) from None
+        try:
+            os.close(os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666))
+        except FileExistsError:
+            pass  # another writer made it first: fine, the lock itself decides
+        except OSError as error:
+            raise _io_error("create the lock file of", self.path, error) from None
+
     def _read(self, target: Path) -> tuple[StateT, bytes | None]:
         try:
-            raw = target.read_bytes()
+            raw = _read_regular_file(target, MAX_STATE_BYTES)
         except FileNotFoundError:
             return self.model(schema_version=self.model.SCHEMA_VERSION), None
+        except _NotARegularFile as error:
+            raise AppError(
+                ErrorCode.STATE_IO_ERROR,
+                f"Cannot read state file {self.path}: it is {error}, not a regular file.",
+                "Point the state at a regular file (or a path where one can be made); it was left as it is.",
+            ) from None
+        except _TooLarge:
+            raise self._corrupt(
+                f"is larger than {_size(MAX_STATE_BYTES)}, the most a state file of the app can hold"
+            ) from None
         except OSError as error:
             raise _io_error("read", self.path, error) from None
         return self._parse(raw), raw
@@ -304,6 +365,69 @@ class StateStore(Generic[StateT]):
                     os.unlink(temp_name)
 
 
+class _NotARegularFile(Exception):
+    """The state path is a FIFO, a device, a socket or a folder; the message says which."""
+
+
+class _TooLarge(Exception):
+    """The state file holds more than the store reads."""
+
+
+def _read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most max_bytes. Opened without blocking, so a FIFO in the
+    file's place cannot hold the command (and its lock) waiting for a writer; never reads more than
+    max_bytes + 1, so /dev/zero or a sparse 8 GB file cannot exhaust memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise _NotARegularFile(_kind_of_file(status.st_mode))
+        if status.st_size > max_bytes:
+            raise _TooLarge()
+        # One read takes the whole file (and one byte more, to see a file that grew); what a size
+        # of 0 hides (/proc) comes in further reads, each bounded.
+        chunks: list[bytes] = []
+        total, wanted = 0, status.st_size + 1
+        while chunk := os.read(fd, wanted):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise _TooLarge()
+            wanted = min(max(total, 1 << 16), max_bytes + 1 - total)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _kind_of_file(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def _check_size(data: bytes) -> None:
+    """A state the store would refuse to read is never written: past MAX_STATE_BYTES the state is
+    full, like a counter past its last id."""
+    if len(data) > MAX_STATE_BYTES:
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"The change would make the state file {_size(len(data))}, over its limit of "
+            f"{_size(MAX_STATE_BYTES)}.",
+            "Remove entities you no longer need, or move the state file aside to start a new one.",
+        )
+
+
+def _size(count: int) -> str:
+    return f"{count / (1024 * 1024):g} MiB" if count % (1024 * 1024) == 0 else f"{count:,} bytes"
+
+
 def _writable(path: Path) -> bool:
     """Writable, and marked so: a file or folder with no write bit is read-only to us even when
     we run as root (who may write anything), because someone marked it that way on purpose."""
@@ -319,13 +443,17 @@ def _remove_stale_temp_files(target: Path) -> None:
     """Temp files of a writer of this state that was killed mid-write. Only this state's lock
     holder writes them, and we hold the lock, so any that exist are left over. The name must match
     exactly: `.a.json.notes.json.<hex>.tmp` belongs to another state, under another lock."""
-    own = re.compile(re.escape(f".{target.name}.") + r"[0-9a-f]{16}\.tmp")
     leftovers = []
     with contextlib.suppress(OSError), os.scandir(target.parent) as entries:
-        leftovers = [entry.path for entry in entries if own.fullmatch(entry.name)]
+        leftovers = [entry.path for entry in entries if _is_temp_name_of(target.name, entry.name)]
     for leftover in leftovers:
         with contextlib.suppress(OSError):
             os.unlink(leftover)
+
+
+def _is_temp_name_of(state_name: str, name: str) -> bool:
+    match = _TEMP_NAME.fullmatch(name)
+    return match is not None and match["state"] == state_name
 
 
 class RepeatedKey(ValueError):

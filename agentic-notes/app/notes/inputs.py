@@ -5,6 +5,7 @@ from __future__ import annotations
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text, read_text_source
+from agentic_kit.text import quoted
 
 from .models import BODY_MAX_BYTES, ID_PREFIX, TAG_MAX_CHARS, TITLE_MAX_CHARS
 
@@ -43,10 +44,10 @@ def normalise_tags(tags: list[str]) -> list[str]:
             raise validation_error("A tag must not be empty.")
         if any(char.isspace() for char in clean) or not clean.isprintable():
             raise validation_error(
-                f"Tag {tag!r} has spaces or control characters.", "Use hyphens: machine-learning."
+                f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
             )
         if len(clean) > TAG_MAX_CHARS:
-            raise validation_error(f"Tag {tag!r} is longer than {TAG_MAX_CHARS} characters.")
+            raise validation_error(f"Tag {quoted(tag)} is longer than {TAG_MAX_CHARS} characters.")
         normalised.append(clean)
     return normalised
 

@@ -1,7 +1,8 @@
 """The note, the shorter shapes lists and searches print, and the state file that holds the notes.
 
 Every field's rule is checked on each load, in the model (pydantic's one pass): its exact type,
-the id form, the length limits, and dates and timestamps as the app writes them. What ties values
+the id form, the length limits, titles and tags as every version has written them, and dates and
+timestamps as the app writes them. What ties values
 together is checked by `NotesState.problems`.
 """
 
@@ -15,6 +16,7 @@ from pydantic import Field
 
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
+from agentic_kit.text import CONTROLS, LAYOUT_CONTROLS, SPACES, STORED_LINE_PATTERN
 
 ID_PREFIX = "nt"
 TITLE_MAX_CHARS = 500
@@ -31,9 +33,12 @@ _CREATED = "UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z."
 _UPDATED = "When the note last changed (UTC, milliseconds)."
 
 NoteId = Annotated[str, Field(pattern=id_pattern(ID_PREFIX), description=_ID)]
-Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS)]
+Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS, pattern=STORED_LINE_PATTERN)]
+# A tag as every version has written it: one word, no space, control, separator or bidi control
+# (lowercase is checked by NotesState.problems: no pattern can say it for all of Unicode).
+TAG_PATTERN = rf"^[^{CONTROLS}{SPACES}{LAYOUT_CONTROLS}]+$"
 Tags = Annotated[
-    list[Annotated[str, Field(min_length=1, max_length=TAG_MAX_CHARS)]],
+    list[Annotated[str, Field(min_length=1, max_length=TAG_MAX_CHARS, pattern=TAG_PATTERN)]],
     Field(max_length=TAGS_MAX, description=_TAGS),
 ]
 
@@ -42,7 +47,7 @@ class Note(CamelModel):
     """One whole note, as add, get, update, append, tag, untag and remove return it."""
 
     id: NoteId
-    title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters.")
+    title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters, trimmed.")
     body: str = Field("", description=f"Any UTF-8 text up to {BODY_MAX_BYTES} bytes, kept byte for byte.")
     tags: Tags = Field(default_factory=list)
     due_at: StoredDue | None = Field(None, description=_DUE)
@@ -91,6 +96,13 @@ class NotesState(VersionedState):
             tags = note.tags
             if len(tags) > 1 and any(map(ge, tags, tags[1:])):  # some tag is not below the next
                 yield f"the tags of {note.id} are not unique and sorted"
+                return
+            if tags and any(tag != tag.lower() for tag in tags):
+                yield f"the tags of {note.id} are not all lowercase"
+                return
+            # Timestamps of the stored form compare as text in the order of their instants.
+            if note.updated_at < note.created_at:
+                yield f"{note.id} has moments out of order (updatedAt before createdAt)"
                 return
             # Four bytes a character at most: only a long body needs encoding to be measured.
             if len(note.body) * 4 > BODY_MAX_BYTES and len(note.body.encode()) > BODY_MAX_BYTES:

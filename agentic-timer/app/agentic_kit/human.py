@@ -1,13 +1,17 @@
 """Readable text for --human; the JSON envelope stays the default and the contract.
 
-Stored text can never drive the terminal or pose as output of its own: every control character
-but newline and tab, every line or paragraph separator and bidi control, and every byte that was
-not UTF-8 is shown as an escape (\\x1b, \\u202e); and a value of several lines is indented under
-its field, so none of its lines can read as another field.
+Stored text can never drive the terminal, hide in it or pose as output of its own: every control
+character but newline and tab, every line or paragraph separator and bidi control, every invisible
+format character (a zero-width space, a soft hyphen, a tag character…) and every byte that was not
+UTF-8 is shown as an escape (\\x1b, \\u202e, \\u200b) — but for a zero-width joiner between two
+pictographs, which makes one emoji of them (👩‍💻); and a value of several lines is indented under
+its field, so none of its lines can read as another field. Values other than text are shown as
+JSON shows them (true, null, ["a,b", "c"]), so none is ambiguous.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -15,8 +19,17 @@ from typing import Any
 from .envelope import Envelope
 from .text import LAYOUT_CONTROLS
 
-# C0 and C1 controls and DEL (but not newline or tab), layout controls, and lone surrogates.
-_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}\ud800-\udfff]")
+# Characters that show nothing but change or hide text: soft hyphen, zero-width space, non-joiner
+# and joiner, word joiner and invisible operators, deprecated format controls, byte-order mark,
+# interlinear annotation, and the tag characters.
+_INVISIBLE = r"\xad\u200b-\u200d\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
+# C0 and C1 controls and DEL (but not newline or tab), layout controls, invisible characters, and
+# lone surrogates.
+_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE}\ud800-\udfff]")
+# Pictographs a zero-width joiner joins into one emoji (the emoji blocks, symbols and dingbats);
+# before the joiner may stand the emoji variation selector.
+_PICTOGRAPH = re.compile(r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
+_JOINER = "\u200d"
 
 # The fields that make a one-line summary of any app's item, in the order they are shown.
 _SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
@@ -68,14 +81,30 @@ def _details(item: Mapping[str, Any]) -> str:
 
 
 def _plain(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, list):
-        return ", ".join(safe(str(part)) for part in value) or "-"
-    return safe(str(value))
+    """Text as it is; anything else as JSON writes it: true, null, 3, ["a,b", "c"], and an object
+    or a list of them over several lines."""
+    if isinstance(value, str):
+        return safe(value)
+    nested = isinstance(value, dict | list) and any(
+        isinstance(part, dict | list) for part in (value.values() if isinstance(value, dict) else value)
+    )
+    return safe(json.dumps(value, ensure_ascii=False, indent=2 if nested else None))
 
 
 def safe(text: str) -> str:
-    """Text with every character that could drive the terminal or reorder the text shown as an
-    escape (\\x1b, \\u009b, \\u202e…). Newlines and tabs stay: they are how text is laid out."""
-    return _UNSAFE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+    """Text with every character that could drive the terminal, reorder the text or hide in it
+    shown as an escape (\\x1b, \\u009b, \\u202e, \\u200b…). Newlines and tabs stay: they are
+    how text is laid out; so does a zero-width joiner inside an emoji."""
+    return _UNSAFE.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char, at, text = match.group(), match.start(), match.string
+    if (
+        char == _JOINER
+        and 0 < at < len(text) - 1
+        and (_PICTOGRAPH.match(text, at - 1) or (text[at - 1] == "\ufe0f" and at > 1))
+        and _PICTOGRAPH.match(text, at + 1)
+    ):
+        return char
+    return char.encode("unicode_escape").decode("ascii")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agentic_kit.dates import parse_instant, to_ms
+from agentic_kit.dates import DateError, OutOfRange, parse_instant, to_ms
 from agentic_kit.durations import DURATION_FORMATS, parse_duration
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text
+from agentic_kit.text import quoted
 
 from .models import ID_PREFIX, LABEL_MAX_CHARS, MAX_DURATION_MS
 
@@ -22,20 +23,19 @@ def check_duration(text: str) -> int:
         duration = parse_duration(text)
     except ValueError:
         raise validation_error(
-            f"--duration {text!r} is not a duration.", f"Write it {DURATION_FORMATS}."
+            f"--duration {quoted(text)} is not a duration.", f"Write it {DURATION_FORMATS}."
         ) from None
-    return _check_length(duration, f"--duration {text!r}")
+    return _check_length(duration, f"--duration {quoted(text)}")
 
 
 def duration_until(text: str, now: datetime) -> int:
     """The countdown length that ends at --due-at; it must be a date-time in the future."""
     try:
-        due = parse_instant(text.strip())
-    except ValueError:
-        raise validation_error(
-            f"--due-at {text!r} is not a date-time with an offset.", "Write it like 2026-04-05T09:30:00Z."
-        ) from None
-    return _check_length(to_ms(due) - to_ms(now), f"--due-at {text!r}", past="is not in the future")
+        due = parse_instant(text.strip() if text.isascii() else text)
+    except DateError as error:
+        hint = None if isinstance(error, OutOfRange) else "Write it like 2026-04-05T09:30:00Z."
+        raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
+    return _check_length(to_ms(due) - to_ms(now), f"--due-at {quoted(text)}", past="is not in the future")
 
 
 def _check_length(duration: int, what: str, past: str = "must be longer than zero") -> int:

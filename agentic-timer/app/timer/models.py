@@ -21,6 +21,7 @@ from pydantic import Field
 from agentic_kit.dates import to_ms
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredInstant, VersionedState
+from agentic_kit.text import STORED_LINE_OR_EMPTY_PATTERN
 
 ID_PREFIX = "tm"
 LABEL_MAX_CHARS = 200
@@ -29,7 +30,7 @@ MAX_DURATION_MS = 366 * 86_400_000  # a year and a day: past that a timer is a c
 Kind = Literal["countdown", "stopwatch"]
 Status = Literal["running", "paused", "stopped"]
 TimerId = Annotated[str, Field(pattern=id_pattern(ID_PREFIX))]
-Label = Annotated[str, Field(max_length=LABEL_MAX_CHARS)]
+Label = Annotated[str, Field(max_length=LABEL_MAX_CHARS, pattern=STORED_LINE_OR_EMPTY_PATTERN)]
 DurationMs = Annotated[int, Field(ge=1, le=MAX_DURATION_MS)]
 
 
@@ -99,7 +100,9 @@ class TimerState(VersionedState):
                 or (timer.kind == "countdown") is (timer.duration_ms is None)
                 or (timer.status == "paused") is (paused_at is None)
                 or (timer.status == "stopped") is (stopped_at is None)
-                or not timer.started_at <= (paused_at or stopped_at or updated_at) <= updated_at
+                or timer.created_at != timer.started_at
+                or (paused_at or stopped_at or updated_at) != updated_at
+                or not timer.started_at <= updated_at
             ):
                 problem = _timer_problem(timer)
                 if problem is not None:
@@ -116,9 +119,13 @@ def _timer_problem(timer: Timer) -> str | None:
         return f"is {timer.status} but its pausedAt is {timer.paused_at or 'null'}"
     if (timer.status == "stopped") != (timer.stopped_at is not None):
         return f"is {timer.status} but its stoppedAt is {timer.stopped_at or 'null'}"
+    if timer.created_at != timer.started_at:
+        return "has a createdAt other than its startedAt (a timer starts when it is made)"
     last = timer.last_moment()
     if not timer.started_at <= last <= timer.updated_at:
         return "has moments out of order (startedAt, then pausedAt or stoppedAt, then updatedAt)"
+    if last != timer.updated_at:  # pausing or stopping is the last change of a paused or stopped timer
+        return f"is {timer.status} but its updatedAt is not its {timer.status}At"
     if timer.paused_ms and _ms(last) - _ms(timer.started_at) < timer.paused_ms:
         return "has been paused for longer than it has existed (pausedMs)"
     return None

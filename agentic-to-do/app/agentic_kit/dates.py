@@ -10,7 +10,12 @@ Every date and instant the apps accept — given, read from AGENTIC_NOW, or kept
 lies between 0001-01-01T00:00:00.000Z and 9997-12-31T23:59:59.999Z. The calendar Python can
 count in ends with 9999; the last two years are left free so that what is computed from an
 accepted instant (a day's end, a countdown of up to 366 days, its pauses) always fits in it.
-Only ASCII digits count as digits.
+Only ASCII digits count as digits. The apps keep instants to the millisecond, so the range applies
+to an instant as kept: 9997-12-31T23:59:59.9999Z is on the range's last day.
+
+A text that is not accepted raises a `DateError` whose message says what is wrong with it, in words
+that follow the text in a sentence ("'2026-02-30' is not a real date"), so that a message never
+sends an agent to fix what was right.
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from datetime import UTC, date, datetime, time, timedelta
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATETIME = re.compile(
-    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?"
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.(?P<fraction>[0-9]+))?)?"
     r"(?P<zone>Z|[+-][0-9]{2}:[0-9]{2})?"
 )
+_MAX_FRACTION_DIGITS = 6  # microseconds: what a date-time can hold
 _LAST_MILLISECOND = timedelta(days=1, milliseconds=-1)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -47,8 +53,25 @@ STORED_INSTANT_PATTERN = rf"^{_DAY}{_TIME}$"
 STORED_DUE_PATTERN = rf"^{_DAY}(?:{_TIME})?$"
 
 
-class OutOfRange(ValueError):
+# What is wrong with a text, said after it: "'tomorrow' is not a date YYYY-MM-DD or …".
+NOT_ASCII = "holds characters that are not ASCII (only ASCII digits count)"
+NOT_A_DATE_TIME = "is not an ISO-8601 date-time like 2026-04-05T09:30:00Z"
+NOT_A_DUE = "is not a date YYYY-MM-DD or a date-time like 2026-04-05T09:30:00Z"
+NO_OFFSET = "has no offset (add Z for UTC, or one like +02:00)"
+LONG_FRACTION = f"has more than {_MAX_FRACTION_DIGITS} digits after the seconds' decimal point"
+NOT_REAL = "is not a real date and time (no such month, day, hour, minute or second)"
+OUT_OF_RANGE = f"is outside the dates the apps keep ({RANGE})"
+
+
+class DateError(ValueError):
+    """A text that is not a date or instant the apps accept; the message says why."""
+
+
+class OutOfRange(DateError):
     """A well-formed date or instant outside EARLIEST…LATEST."""
+
+    def __init__(self) -> None:
+        super().__init__(OUT_OF_RANGE)
 
 
 def format_timestamp(instant: datetime) -> str:
@@ -67,45 +90,52 @@ def from_ms(milliseconds: int) -> datetime:
 
 
 def parse_date(text: str) -> date:
-    """A calendar date written exactly YYYY-MM-DD in the range; raises ValueError otherwise."""
+    """A calendar date written exactly YYYY-MM-DD in the range; raises DateError otherwise."""
     if not _DATE.fullmatch(text):
-        raise ValueError(text)
-    day = date.fromisoformat(text)
-    _check_range(datetime.combine(day, time(), UTC), text)
+        raise DateError(NOT_ASCII if not text.isascii() else "is not a date YYYY-MM-DD")
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise DateError("is not a real date (no such month or day)") from None
+    _check_range(datetime.combine(day, time(), UTC))
     return day
 
 
 def parse_instant(text: str, *, assume_utc: bool = False) -> datetime:
-    """An ISO-8601 date-time with Z or an offset, returned in UTC; raises ValueError otherwise
+    """An ISO-8601 date-time with Z or an offset, returned in UTC; raises DateError otherwise
     (OutOfRange when it is well formed but outside the range).
 
     Without an offset it is refused, unless `assume_utc` says what it means.
     """
     match = _DATETIME.fullmatch(text)
-    if not match or (match["zone"] is None and not assume_utc):
-        raise ValueError(text)
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))  # ValueError for 25:00, 02-30…
+    if not match:
+        raise DateError(NOT_ASCII if not text.isascii() else NOT_A_DATE_TIME)
+    if match["zone"] is None and not assume_utc:
+        raise DateError(NO_OFFSET)
+    if match["fraction"] is not None and len(match["fraction"]) > _MAX_FRACTION_DIGITS:
+        raise DateError(LONG_FRACTION)
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))  # 25:00, 02-30…
+    except ValueError:
+        raise DateError(NOT_REAL) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     try:
         instant = parsed.astimezone(UTC)
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is in year 0
-        raise OutOfRange(text) from None
-    return _check_range(instant, text)
+        raise OutOfRange from None
+    # The range holds for the instant as the apps keep it, to the millisecond.
+    _check_range(instant.replace(microsecond=instant.microsecond // 1000 * 1000))
+    return instant
 
 
 def parse_due(text: str) -> str:
     """Normalise a --due-at value: a date stays as written, an instant becomes UTC ms Z."""
-    try:
-        text = _trimmed(text)
-        if _DATE.fullmatch(text):
-            parse_date(text)
-            return text
-        return format_timestamp(parse_instant(text))
-    except OutOfRange:
-        raise
-    except ValueError:
-        raise ValueError(f"not a due date: {text!r}") from None
+    text = _trimmed(text)
+    if _DATE.fullmatch(text):
+        parse_date(text)
+        return text
+    return format_timestamp(_instant_or_date(text))
 
 
 def parse_bound(text: str) -> datetime:
@@ -113,7 +143,7 @@ def parse_bound(text: str) -> datetime:
     text = _trimmed(text)
     if _DATE.fullmatch(text):
         return datetime.combine(parse_date(text), time(), UTC)
-    return parse_instant(text)
+    return _instant_or_date(text)
 
 
 def due_start(due: str) -> datetime:
@@ -130,15 +160,25 @@ def deadline(due: str) -> datetime:
     return parse_instant(due)
 
 
+def _instant_or_date(text: str) -> datetime:
+    """An instant, where a date would have done too: a text of neither form says both."""
+    try:
+        return parse_instant(text)
+    except DateError as error:
+        if str(error) == NOT_A_DATE_TIME:
+            raise DateError(NOT_A_DUE) from None
+        raise
+
+
 def _trimmed(text: str) -> str:
     """ASCII only: a value that is not ASCII cannot be a date, whatever Unicode says of its
     digits and spaces."""
     if not text.isascii():
-        raise ValueError(text)
+        raise DateError(NOT_ASCII)
     return text.strip()
 
 
-def _check_range(instant: datetime, text: str) -> datetime:
+def _check_range(instant: datetime) -> datetime:
     if not EARLIEST <= instant <= LATEST:
-        raise OutOfRange(text)
+        raise OutOfRange
     return instant

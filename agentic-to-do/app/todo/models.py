@@ -1,8 +1,8 @@
 """The to-do item and the state file that holds the items.
 
 Every field's rule is checked on each load, in the model (pydantic's one pass): its exact type,
-the id form, the length limits, and dates and timestamps as the app writes them. What ties fields
-together is checked by `TodoState.problems`.
+the id form, the length limits, a title as every version has written it, and dates and timestamps
+as the app writes them. What ties fields together is checked by `TodoState.problems`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pydantic import Field
 
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
+from agentic_kit.text import STORED_LINE_PATTERN
 
 ID_PREFIX = "td"
 TITLE_MAX_CHARS = 500
@@ -29,7 +30,10 @@ class TodoItem(CamelModel):
         pattern=id_pattern(ID_PREFIX), description="td_0001, td_0002, …; never reused, also after a remove."
     )
     title: str = Field(
-        min_length=1, max_length=TITLE_MAX_CHARS, description=f"One line, 1 to {TITLE_MAX_CHARS} characters."
+        min_length=1,
+        max_length=TITLE_MAX_CHARS,
+        pattern=STORED_LINE_PATTERN,
+        description=f"One line, 1 to {TITLE_MAX_CHARS} characters, trimmed.",
     )
     description: str = Field(
         "",
@@ -58,4 +62,8 @@ class TodoState(VersionedState):
         for item in self.items:
             if (item.status == "completed") != (item.completed_at is not None):
                 yield f"{item.id} is {item.status} but its completedAt is {item.completed_at or 'null'}"
+                return
+            # Timestamps of the stored form compare as text in the order of their instants.
+            if item.updated_at < item.created_at or (item.completed_at or item.created_at) < item.created_at:
+                yield f"{item.id} has moments out of order (updatedAt or completedAt before createdAt)"
                 return
