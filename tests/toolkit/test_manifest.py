@@ -140,8 +140,29 @@ def test_a_frontmatter_that_breaks_the_format_names_the_field(
 # Every form of sh operator an entry could end with: after a control operator the arguments would
 # run as a command, after a redirection the first argument would name a file to read or clobber.
 ENDING_OPERATORS = [
-    ";", ";;", "&", "&&", "|", "||", "(", ")", ">", "2>", ">>", "2>>", "&>", ">|", "<", "<<", "<<-",
-    "<>", "<&", ">&", "2>&", "1<&", "\\",
+    ";",
+    ";;",
+    "&",
+    "&&",
+    "|",
+    "||",
+    "(",
+    ")",
+    ">",
+    "2>",
+    ">>",
+    "2>>",
+    "&>",
+    ">|",
+    "<",
+    "<<",
+    "<<-",
+    "<>",
+    "<&",
+    ">&",
+    "2>&",
+    "1<&",
+    "\\",
 ]
 
 

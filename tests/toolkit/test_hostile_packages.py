@@ -1,0 +1,58 @@
+"""What a hostile package or argument list must never achieve through the runtime, each package
+written into the test's own folder (tests/toolkit/hostile.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession
+
+from tests.toolkit.conftest import ToolkitResult
+from tests.toolkit.hostile import WIPES_ON_RESET, write_package
+from tests.toolkit.test_mcp import run as run_mcp
+
+
+@pytest.fixture
+def trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder whose packages are trusted, so `--approve` means the confirmation gate only."""
+    folder = tmp_path / "packages"
+    folder.mkdir()
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, trusted: Path, flag: str
+) -> None:
+    package = write_package(
+        trusted / "wipe", WIPES_ON_RESET, commands=("list", "reset"), confirmation=("reset",)
+    )
+    kept = tmp_path / "state" / "kept.txt"
+    kept.parent.mkdir()
+    kept.write_text("data")
+    refused = agentapps("run", str(package), "--", "reset", flag)
+    assert (refused.error_code, refused.exit_status) == ("CONFIRMATION_REQUIRED", 5)
+    assert refused.envelope["error"]["details"] == {"gate": "confirmation", "command": "reset"}
+    assert kept.read_text() == "data"
+
+
+def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate_over_mcp(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path / "packages" / "wipe", WIPES_ON_RESET, commands=("list", "reset"), confirmation=("reset",)
+    )
+    kept = tmp_path / "state" / "kept.txt"
+    kept.parent.mkdir()
+    kept.write_text("data")
+
+    async def scenario(session: ClientSession) -> None:
+        for args in (["-h"], ["--help"]):
+            refused = await session.call_tool("wipe.reset", {"args": args})
+            assert refused.is_error is True
+            assert refused.structured_content is not None
+            assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
+        assert kept.read_text() == "data"
+
+    run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(tmp_path / "packages")})
