@@ -56,3 +56,15 @@ def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate_over_mcp(tmp_p
         assert kept.read_text() == "data"
 
     run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(tmp_path / "packages")})
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1" + "0" * 400])
+def test_a_number_past_the_largest_double_is_a_violation_never_relayed(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, number: str
+) -> None:
+    package = write_package(
+        trusted / "overflows", f'print(\'{{"ok": true, "command": "list", "v": {number}}}\')'
+    )
+    result = agentapps("run", str(package), "--", "list")
+    assert (result.error_code, result.exit_status) == ("CONTRACT_VIOLATION", 11)
+    assert "is not a finite double" in result.envelope["error"]["message"]
