@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from mcp import ClientSession
 
-from tests.toolkit.conftest import ToolkitResult
+from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
 from tests.toolkit.test_mcp import run as run_mcp
 
@@ -68,3 +68,31 @@ def test_a_number_past_the_largest_double_is_a_violation_never_relayed(
     result = agentapps("run", str(package), "--", "list")
     assert (result.error_code, result.exit_status) == ("CONTRACT_VIOLATION", 11)
     assert "is not a finite double" in result.envelope["error"]["message"]
+
+
+def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_path: Path) -> None:
+    """mcp sends each option as one word, `--name=value`: a value of `--human`, `--` or `-x` is
+    never read as an option, by the runtime's gate or by the app."""
+    roots = [str(SUITE / name) for name in ("agentic-to-do", "agentic-notes", "agentic-timer")]
+
+    async def scenario(session: ClientSession) -> None:
+        for value in ("--human", "--", "-x", "--confirm", "a=b"):
+            added = await session.call_tool("agentic-to-do.add", {"title": "x", "description": value})
+            assert added.is_error is not True, added.structured_content
+            assert added.structured_content is not None
+            assert added.structured_content["item"]["description"] == value
+        note = await session.call_tool(
+            "agentic-notes.add", {"title": "n", "body": "--human", "tag": ["--", "-x"]}
+        )
+        assert note.is_error is not True, note.structured_content
+        assert note.structured_content is not None
+        assert (note.structured_content["item"]["body"], note.structured_content["item"]["tags"]) == (
+            "--human",
+            ["--", "-x"],
+        )
+        # The app reads `--human` as the duration it is given, and refuses it as one.
+        timer = await session.call_tool("agentic-timer.start", {"label": "t", "duration": "--human"})
+        assert timer.structured_content is not None
+        assert timer.structured_content["error"]["code"] == "VALIDATION_ERROR"
+
+    run_mcp(tmp_path, scenario, roots)
