@@ -3,12 +3,14 @@ written into the test's own folder (tests/toolkit/hostile.py)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from mcp import ClientSession
 
+from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
 from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
 from tests.toolkit.test_mcp import run as run_mcp
@@ -96,3 +98,63 @@ def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_
         assert timer.structured_content["error"]["code"] == "VALIDATION_ERROR"
 
     run_mcp(tmp_path, scenario, roots)
+
+
+def check_findings(result: ToolkitResult) -> dict[str, list[str]]:
+    """rule → messages of the one package checked."""
+    reports = (
+        result.envelope["items"] if result.envelope["ok"] else result.envelope["error"]["details"]["items"]
+    )
+    [report] = reports
+    found: dict[str, list[str]] = {}
+    for finding in report["findings"]:
+        found.setdefault(finding["rule"], []).append(finding["message"])
+    return found
+
+
+def test_check_refuses_a_package_larger_than_its_bound_before_copying_it(
+    agentapps: Callable[..., ToolkitResult], trusted: Path
+) -> None:
+    """A sparse file costs nothing on disk but would be copied whole: apparent size counts."""
+    package = write_package(trusted / "sparse", "print('{\"ok\": true}')")
+    with (package / "app" / "data.bin").open("wb") as handle:
+        handle.truncate(MAX_PACKAGE_BYTES + 1)
+    started = time.monotonic()
+    result = agentapps("check", str(package), "--timeout", "1")
+    assert time.monotonic() - started < 10  # a bound that proves nothing was copied, not a speed
+    assert (result.error_code, result.exit_status) == ("CHECK_FAILED", 13)
+    found = check_findings(result)
+    assert found["files.size"] == [
+        f"the package's files hold more than {MAX_PACKAGE_BYTES} bytes (apparent size); check copies a "
+        "package before running it, so it is neither copied nor run: every rule that runs the package "
+        "was not run."
+    ]
+    assert not [rule for rule in found if rule.startswith(("entry.", "output.", "confirmation."))]
+
+
+SLOW_REFUSALS = """
+    import json, sys, time
+
+    time.sleep(0.5)
+    print(json.dumps({"ok": False, "error": {"code": "CONFIRMATION_REQUIRED", "message": "no"}}))
+    sys.exit(5)
+"""
+
+
+def test_check_as_a_whole_is_bounded_and_what_it_did_not_run_is_not_passed(
+    agentapps: Callable[..., ToolkitResult], trusted: Path
+) -> None:
+    """40 gated commands of 0.5 s each, with --timeout 1: the deadline (10 × --timeout) stops the
+    check, which names the first run it did not make and fails."""
+    gated = tuple(f"wipe{number}" for number in range(40))
+    package = write_package(trusted / "slow", SLOW_REFUSALS, commands=gated, confirmation=gated)
+    started = time.monotonic()
+    result = agentapps("check", str(package), "--timeout", "1")
+    assert time.monotonic() - started < DEADLINE_TIMEOUTS * 1 + 6
+    assert (result.error_code, result.exit_status) == ("CHECK_FAILED", 13)
+    [message] = check_findings(result)["check.deadline"]
+    assert message.startswith(
+        "the runs of this package together passed the check's deadline of 10 s (10 × --timeout): "
+        "`entry.command wipe"
+    )
+    assert message.endswith("and the runs after it were not made, so the rules they check are not verified.")
