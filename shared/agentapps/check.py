@@ -355,7 +355,8 @@ class _Probe:
         where = " ".join(["entry.command", *args])
         left = self.deadline - time.monotonic()
         if left <= 0:
-            return self._past_deadline(where)
+            self._past_deadline(where)
+            return None
         try:
             invocation = invoke(
                 self.package,
@@ -366,7 +367,8 @@ class _Probe:
             )
         except RunTimedOut as error:
             if left < self.options.timeout:
-                return self._past_deadline(where)
+                self._past_deadline(where)
+                return None
             self.report.error("entry.timeout", f"{error}; no further runs were tried.", where)
             self.stopped = True
             return None
@@ -400,7 +402,6 @@ class _Probe:
             where,
         )
         self.stopped = True
-        return None
 
     def _describe(self) -> dict[str, Any] | None:
         if "describe" not in self.manifest.commands:
