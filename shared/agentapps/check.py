@@ -27,7 +27,11 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
   schemas.refs                                   a `$ref` to anything but the same file (warning: the
                                                  runtime never fetches it, so that part is not applied)
+  files.size                                     the package's files together (apparent size) are at
+                                                 most MAX_PACKAGE_BYTES; larger is not copied or run
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
+  check.deadline                                 all runs of the package together passed the check's
+                                                 deadline; the runs left are named, never passed
   cli.unknown-command                            an unknown command exits non-zero
   output.json, output.exit-status, output.size   success output is parseable JSON; `ok`, when given,
                                                  is a boolean that agrees with the exit status;
@@ -52,6 +56,7 @@ import re
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -82,6 +87,12 @@ PLACEHOLDER = "agentapps-check"
 SHELL_CANNOT_RUN = {126: "not executable", 127: "not found"}
 # A sentence ends, and another starts: ". A", "! The" (a lower-case word after "e.g." does not count).
 SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z0-9`\"']")
+# Check copies a package before running it: larger than this, counted by apparent size (a sparse
+# file counts whole, as copying would write it whole), it is refused before anything is copied.
+MAX_PACKAGE_BYTES = 256 * 1024 * 1024
+# All runs of one package together may take this many times --timeout (each run takes at most
+# --timeout); past it the runs left are reported as not run (check.deadline), never as passed.
+DEADLINE_TIMEOUTS = 10
 
 
 @dataclass
@@ -119,10 +130,31 @@ class Report:
 def check_package(root: Path, options: RunOptions | None = None) -> Report:
     report = Report(str(root))
     manifest = _check_static(root, report)
-    if manifest is not None and (root / "app").is_dir():
+    if manifest is not None and (root / "app").is_dir() and _fits(root, report):
         with _temporary_copy(root, report) as (copy, state_dir):
             _Probe(Package(copy), manifest, state_dir, report, options or RunOptions(timeout=30.0)).run_all()
     return report
+
+
+def _fits(root: Path, report: Report) -> bool:
+    """Whether the package's files together are at most MAX_PACKAGE_BYTES (apparent size, links
+    not followed); a files.size error, and nothing copied or run, when they are not."""
+    total = 0
+    for folder, _, names in os.walk(root):
+        for name in names:
+            with contextlib.suppress(OSError):
+                mode = os.lstat(os.path.join(folder, name))
+                total += mode.st_size if stat.S_ISREG(mode.st_mode) else 0
+        if total > MAX_PACKAGE_BYTES:
+            report.error(
+                "files.size",
+                f"the package's files hold more than {MAX_PACKAGE_BYTES} bytes (apparent size); check "
+                "copies a package before running it, so it is neither copied nor run: every rule that "
+                "runs the package was not run.",
+                str(root),
+            )
+            return False
+    return True
 
 
 def _check_static(root: Path, report: Report) -> AppManifest | None:
@@ -302,6 +334,7 @@ class _Probe:
             options.env_names, inherit_agentic=False, overrides={"AGENTIC_STATE_DIR": str(state_dir)}
         )
         self.stopped = False
+        self.deadline = time.monotonic() + DEADLINE_TIMEOUTS * options.timeout
 
     def run_all(self) -> None:
         unknown = self.run([UNKNOWN_COMMAND])
@@ -320,15 +353,22 @@ class _Probe:
         if self.stopped:
             return None
         where = " ".join(["entry.command", *args])
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self._past_deadline(where)
+            return None
         try:
             invocation = invoke(
                 self.package,
                 args,
                 env=self.env,
-                timeout=self.options.timeout,
+                timeout=min(self.options.timeout, left),
                 max_output=self.options.max_output,
             )
         except RunTimedOut as error:
+            if left < self.options.timeout:
+                self._past_deadline(where)
+                return None
             self.report.error("entry.timeout", f"{error}; no further runs were tried.", where)
             self.stopped = True
             return None
@@ -351,6 +391,17 @@ class _Probe:
         for problem in invocation.warnings:
             self.report.warning(problem.rule, problem.message, where)
         return invocation
+
+    def _past_deadline(self, where: str) -> None:
+        """The check's deadline passed: this run and every one after it are not made."""
+        self.report.error(
+            "check.deadline",
+            f"the runs of this package together passed the check's deadline of "
+            f"{DEADLINE_TIMEOUTS * self.options.timeout:g} s ({DEADLINE_TIMEOUTS} × --timeout): "
+            f"`{where}` and the runs after it were not made, so the rules they check are not verified.",
+            where,
+        )
+        self.stopped = True
 
     def _describe(self) -> dict[str, Any] | None:
         if "describe" not in self.manifest.commands:

@@ -66,8 +66,9 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
     declared command path (`items --all remove`), unless the words before it are a whole declared
     command and no later word continues a gated path (`items --limit 5` is fine); a command word
     holding whitespace (`"items remove"` as one argument); and `--human` before any `--`, which
-    asks for text the runtime cannot relay. A lone `--help` or `-h` after the command's words
-    (or alone) is help, which changes nothing: never gated."""
+    asks for text the runtime cannot relay. A lone `--help` or `-h` (alone, or after the leading
+    words) is not refused, but a gated command stays gated whatever follows it: the runtime does
+    not guess that the app reads it as help."""
     if args and args[0].startswith("-") and list(args) not in ([flag] for flag in HELP_FLAGS):
         raise _put_the_command_first(args[0])
     words = _leading_words(args)
@@ -85,8 +86,9 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
                 f"{word!r} is not a command word: a command word is one argument, without whitespace.",
                 'Give each word of the command as its own argument: `items remove`, not `"items remove"`.',
             )
-    if len(rest) == 1 and rest[0] in HELP_FLAGS:
-        return None
+    # A lone help flag after the leading words is not refused as ambiguous, but it is still gated:
+    # whether the app reads it as help, or ignores it and runs the command, is the app's own.
+    lone_help = len(rest) == 1 and rest[0] in HELP_FLAGS
     options = rest[: rest.index("--")] if "--" in rest else rest
     if "--human" in options:
         raise AppError(
@@ -94,7 +96,7 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
             "--human asks the app for text, which the runtime cannot relay: it passes on JSON only.",
             "Leave --human out; a value that reads --human goes after `--` or as `--option=--human`.",
         )
-    if rest:
+    if rest and not lone_help:
         whole = any(path == folded[: len(path)] for path in declared)
         inside = any(len(path) > len(folded) and path[: len(folded)] == folded for path in declared)
         continues_a_gate = any(

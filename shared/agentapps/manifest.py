@@ -62,13 +62,57 @@ class UnsupportedSchema(ManifestError):
 def _one_line_command(command: str) -> str:
     if any(not character.isprintable() for character in command):
         raise ValueError("entry.command must be one line, without control characters")
-    if command.rstrip().endswith((";", "&", "|", "\\")):
-        # The arguments are appended as "$@": after an operator they would run as a command.
-        raise ValueError("entry.command must not end with ; & | or \\")
+    operator = _trailing_operator(command)
+    if operator:
+        # The arguments are appended as "$@": after a control operator they would run as a
+        # command, after a redirection the first would name a file to read or overwrite.
+        raise ValueError(
+            f"entry.command must not end with a shell operator (; & | < > ( ) or \\), "
+            f"and it ends with {operator!r}"
+        )
     problem = _where_arguments_would_land(command)
     if problem:
         raise ValueError(f'entry.command {problem}: the arguments appended as "$@" would be lost')
     return command
+
+
+# Characters that make up sh's operators (control: ; & | ( ); redirection: < > and their
+# forms 2> >> &> >| <> <& >& <<).
+_OPERATOR_CHARACTERS = frozenset(";&|<>()")
+
+
+def _trailing_operator(command: str) -> str | None:
+    """The operator the command ends with, as sh reads it (outside quotes, not escaped), or None;
+    a trailing `\\` counts too (it would escape the space before the arguments)."""
+    plain: list[tuple[str, bool]] = []  # each character, and whether sh reads it unquoted
+    quote: str | None = None
+    escaped = False
+    for character in command:
+        if escaped:
+            escaped = False
+            plain.append((character, False))
+        elif quote == "'":
+            quote = None if character == "'" else quote
+            plain.append((character, False))
+        elif character == "\\":
+            escaped = True
+            plain.append((character, quote is None))
+        elif quote == '"':
+            quote = None if character == '"' else quote
+            plain.append((character, False))
+        else:
+            quote = character if character in "'\"" else None
+            plain.append((character, quote is None and character not in "'\""))
+    while plain and plain[-1][1] and plain[-1][0].isspace():
+        plain.pop()
+    if plain and plain[-1] == ("\\", True):
+        return "\\"
+    tail = ""
+    if len(plain) >= 3 and plain[-1] == ("-", True) and plain[-3:-1] == [("<", True), ("<", True)]:
+        tail, plain = "-", plain[:-1]  # <<- (a here-document that strips tabs)
+    while plain and plain[-1][1] and plain[-1][0] in _OPERATOR_CHARACTERS:
+        tail = plain.pop()[0] + tail
+    return tail if tail and tail != "-" else None
 
 
 def _where_arguments_would_land(command: str) -> str | None:

@@ -202,7 +202,8 @@ def input_schema(command: Command) -> dict[str, Any]:
 
 def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
     """The CLI arguments for a tool call: the command's words first; then the `args` array as
-    given, or (described) options, then `--` and the positionals."""
+    given, or (described) options, each `--name=value` (option_words), then `--` and the
+    positionals."""
     if command.description is None:
         args = arguments.get("args", [])
         if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
@@ -217,13 +218,19 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
             argv.append(option["name"])
         else:
             for item in value if isinstance(value, list) else [value]:
-                argv += [option["name"], str(item)]
+                argv += option_words(option["name"], str(item))
     positionals: list[str] = []
     for argument in command.description.get("arguments", []):
         value = arguments.get(argument["name"])
         if value is not None:
             positionals += [str(item) for item in value] if isinstance(value, list) else [str(value)]
     return [*argv, "--", *positionals] if positionals else argv
+
+
+def option_words(name: str, value: str) -> list[str]:
+    """An option and its value as CLI words: one word, `--name=value`, for a long option, so no
+    value (`--human`, `--`, `-x`) can ever be read as an option; a short one as two words."""
+    return [f"{name}={value}"] if name.startswith("--") else [name, value]
 
 
 def _error(code: str, message: str, document: dict[str, Any] | None = None) -> types.CallToolResult:

@@ -271,6 +271,23 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str, value: float | int) -> float | int:
+    """A number as read, refused past the largest finite double: JSON readers (and Python's
+    writer, as `Infinity`) turn it into a value JSON cannot carry."""
+    if abs(value) > sys.float_info.max:
+        shown = text if len(text) <= 24 else f"{text[:20]}…"
+        raise ValueError(f"{shown} is not a finite double")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    return float(_finite(text, float(text)))
+
+
+def _finite_int(text: str) -> int:
+    return int(_finite(text, int(text)))  # past 4300 digits int() itself refuses it
+
+
 # A \uD800-\uDFFF escape: half of a pair, or a lone surrogate that no UTF-8 text can hold.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -278,15 +295,22 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 def read_document(stdout: str) -> tuple[Any, str | None]:
     """stdout as exactly one JSON document, else NOT_JSON and why. JSON here is the format's:
     UTF-8 text holding valid Unicode (no lone surrogate, not even as a `\\ud800` escape), no NaN
-    or Infinity, no key twice in one object, nested at most MAX_NESTING deep, and integers of at
-    most 4300 digits (Python's limit on converting them)."""
+    or Infinity (nor a number past the largest finite double, such as 1e999, which reads as one),
+    no key twice in one object, nested at most MAX_NESTING deep, and integers of at most 4300
+    digits (Python's limit on converting them)."""
     byte = undecodable_byte(stdout)
     if byte is not None:
         return NOT_JSON, f"stdout is not UTF-8 text (it holds the byte {byte})"
     if not stdout.strip():
         return NOT_JSON, "stdout is empty, not exactly one JSON document"
     try:
-        document = json.loads(stdout, parse_constant=_reject_constant, object_pairs_hook=unique_keys)
+        document = json.loads(
+            stdout,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
+            parse_int=_finite_int,
+            object_pairs_hook=unique_keys,
+        )
     except json.JSONDecodeError as error:
         return NOT_JSON, f"stdout is not exactly one JSON document ({error.msg})"
     except RecursionError:

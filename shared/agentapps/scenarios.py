@@ -193,6 +193,9 @@ def load_scenario(path: Path) -> Scenario:
     problems = schema_problems(data)
     if problems:
         raise ScenarioError(f"{path}: not a scenario: " + "; ".join(problems))
+    contradiction = _contradiction(data)
+    if contradiction:
+        raise ScenarioError(f"{path}: {contradiction}")
     length = sum(text_length(value) for _, value in _texts(data))
     if length > MAX_TEXT_CHARS:
         raise ScenarioError(
@@ -200,6 +203,24 @@ def load_scenario(path: Path) -> Scenario:
             f"are at most {MAX_TEXT_CHARS}."
         )
     return Scenario(path, data)
+
+
+def _contradiction(data: dict[str, Any]) -> str | None:
+    """Why a (schema-valid) scenario contradicts itself, or None: one state name made both a
+    folder and a file, or a lock asked on a name `folders` makes a folder (a lock is a file).
+    State names are plain file names (the schema's fileName), so no file can lie inside another."""
+    folders = set(data.get("folders", []))
+    both = sorted(folders & set(data.get("files", {})))
+    if both:
+        return f"{both[0]!r} is in both `folders` and `files`: a state name is a folder or a file, not both."
+    for number, step in enumerate(data["steps"]):
+        locked = sorted(folders & set(step.get("locked", [])))
+        if locked:
+            return (
+                f"steps/{number}/locked names {locked[0]!r}, which `folders` makes a folder: "
+                "a lock is held on a file."
+            )
+    return None
 
 
 def _env_names(data: object) -> Iterator[tuple[str, str]]:

@@ -121,6 +121,10 @@ EXPECTED: dict[str, Expected] = {
     "entry-ends-in-a-comment": Expected(
         rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
     ),
+    # `python3 app/cli.py >`: the first argument would name a file to truncate.
+    "entry-ends-in-a-redirection": Expected(
+        rules("frontmatter.fields"), catalog="broken", run=("PACKAGE_INVALID", 10)
+    ),
 }
 
 
@@ -349,6 +353,17 @@ def test_a_shell_entry_runs_and_never_reads_the_arguments(
     assert not list(Path.cwd().glob("pwned"))
 
 
+def test_an_entry_ending_in_a_redirection_never_touches_the_file_named_by_an_argument(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    package = sandbox.copy("entry-ends-in-a-redirection")
+    victim = sandbox.root / "victim.txt"
+    victim.write_text("keep me\n")
+    result = agentapps("run", str(package), "--", str(victim))
+    assert (result.error_code, result.exit_status) == ("PACKAGE_INVALID", 10)
+    assert victim.read_text() == "keep me\n"
+
+
 def test_a_secret_in_the_callers_environment_is_not_visible_to_the_app(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -411,6 +426,10 @@ def test_yaml_is_read_by_the_1_2_core_schema(agentapps: Callable[..., ToolkitRes
         (
             "entry-ends-in-a-comment",
             'entry.command holds a comment: the arguments appended as "$@" would be lost',
+        ),
+        (
+            "entry-ends-in-a-redirection",
+            "entry.command must not end with a shell operator (; & | < > ( ) or \\), and it ends with '>'",
         ),
     ],
 )

@@ -52,11 +52,17 @@ GROUP = manifest(["items add", "items remove"], ["items"])
         (FLAT, ["add", "Buy milk"], None),  # whitespace in an argument, not in a command word
         (PATHS, ["items", "--limit", "5"], None),  # an option after a whole declared command
         (FLAT, ["list", "--limit", "5"], None),
-        (FLAT, ["--help"], None),  # help changes nothing
+        (FLAT, ["--help"], None),  # no command: nothing to gate
         (FLAT, ["-h"], None),
-        (FLAT, ["remove", "--help"], None),
+        # A gated command needs approval whatever follows it: an app that ignores a stray flag
+        # would run it, and the runtime never guesses how the app parses options.
+        (FLAT, ["remove", "--help"], "remove"),
+        (FLAT, ["remove", "-h"], "remove"),
+        (FLAT, ["REMOVE", "--help"], "remove"),
+        (PATHS, ["items", "remove", "-h"], "items remove"),
         (PATHS, ["items", "--help"], None),
-        (GROUP, ["items", "--help"], None),
+        (GROUP, ["items", "--help"], "items"),
+        (manifest(["items add", "items remove"], ["items remove"]), ["items", "--help"], None),
         (FLAT, ["add", "--", "--human"], None),  # after `--` it is a value
         (GROUP, ["items", "--all", "add"], "items"),  # whatever follows, "items" gates it
     ],

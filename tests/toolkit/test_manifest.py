@@ -124,7 +124,7 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
         ("  - example-usage", "  - ../../outside", "skills.0: String should match pattern"),
         ("  - list", "  - --list", "commands.0: String should match pattern"),
         ("  - list", "  - items  remove", "commands.0: String should match pattern"),
-        ("command: python3 app/cli.py", "command: python3 app/cli.py;", "must not end with ; & | or"),
+        ("command: python3 app/cli.py", "command: python3 app/cli.py;", "must not end with a shell operator"),
         ("command: python3 app/cli.py", 'command: "python3 app/cli.py\\nrm -rf ."', "must be one line"),
         ("command: python3 app/cli.py", 'command: ""', "entry.command: String should have at least 1"),
     ],
@@ -135,6 +135,65 @@ def test_a_frontmatter_that_breaks_the_format_names_the_field(
     write_app_md(tmp_path / "pkg", FRONTMATTER.replace(old, new))
     with pytest.raises(ManifestError, match=problem):
         load_app_manifest(tmp_path / "pkg")
+
+
+# Every form of sh operator an entry could end with: after a control operator the arguments would
+# run as a command, after a redirection the first argument would name a file to read or clobber.
+ENDING_OPERATORS = [
+    ";",
+    ";;",
+    "&",
+    "&&",
+    "|",
+    "||",
+    "(",
+    ")",
+    ">",
+    "2>",
+    ">>",
+    "2>>",
+    "&>",
+    ">|",
+    "<",
+    "<<",
+    "<<-",
+    "<>",
+    "<&",
+    ">&",
+    "2>&",
+    "1<&",
+    "\\",
+]
+
+
+@pytest.mark.parametrize("operator", ENDING_OPERATORS)
+@pytest.mark.parametrize("space", ["", " ", "  "])
+def test_an_entry_ending_in_a_shell_operator_is_refused(tmp_path: Path, operator: str, space: str) -> None:
+    command = f"python3 app/cli.py{space}{operator}"
+    write_app_md(tmp_path / "pkg", FRONTMATTER.replace("python3 app/cli.py", f"'{command}'"))
+    with pytest.raises(ManifestError, match="must not end with a shell operator") as raised:
+        load_app_manifest(tmp_path / "pkg")
+    shown = operator.lstrip("12")  # in `2>` the operator is `>`; 2 names the stream
+    assert f"it ends with {shown!r}" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 app/cli.py 2>&1",
+        "python3 app/cli.py 2>/dev/null",
+        "python3 app/cli.py '>'",
+        'python3 app/cli.py ">"',
+        "python3 app/cli.py \\>",
+        "python3 app/cli.py --x=a|b".replace("|", "'|'"),
+        "cd app && python3 cli.py",
+        "python3 app/cli.py -",
+    ],
+)
+def test_an_operator_that_is_not_last_or_is_quoted_is_fine(tmp_path: Path, command: str) -> None:
+    quoted = "'" + command.replace("'", "''") + "'"
+    write_app_md(tmp_path / "pkg", FRONTMATTER.replace("python3 app/cli.py", quoted))
+    assert load_app_manifest(tmp_path / "pkg").entry.command == command
 
 
 def test_what_the_format_allows_is_accepted(tmp_path: Path) -> None:

@@ -192,6 +192,37 @@ def test_broken_scenario_files_say_what_is_wrong(
     assert problem in result.envelope["error"]["message"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "locked", "problem"),
+    [
+        (
+            {"folders": ["todos.json"], "files": {"todos.json": "[]"}},
+            [],
+            "'todos.json' is in both `folders` and `files`: a state name is a folder or a file, not both.",
+        ),
+        (
+            {"folders": ["todos.json.lock"]},
+            ["todos.json.lock"],
+            "steps/0/locked names 'todos.json.lock', which `folders` makes a folder: "
+            "a lock is held on a file.",
+        ),
+    ],
+    ids=["folder-and-file", "lock-on-a-folder"],
+)
+def test_a_scenario_that_contradicts_itself_is_refused_naming_the_name(
+    agentapps: Callable[..., ToolkitResult],
+    tmp_path: Path,
+    fields: dict[str, Any],
+    locked: list[str],
+    problem: str,
+) -> None:
+    step: dict[str, Any] = {"args": ["list"], "expect": expect(0, {"ok": True})}
+    path = scenario(tmp_path, "contradicts", [step | ({"locked": locked} if locked else {})], **fields)
+    result = agentapps("replay", "--packages", str(SUITE), str(path))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert result.envelope["error"]["message"] == f"{path}: {problem}"
+
+
 def test_missing_paths_and_packages_are_reported(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path
 ) -> None:

@@ -65,6 +65,22 @@ def test_the_entry_command_runs_from_the_package_root_with_the_arguments(tmp_pat
         ('{"ok": true}\n{"ok": true}\n', 0, "stdout is not exactly one JSON document (Extra data)."),
         ("", 0, "stdout is empty, not exactly one JSON document."),
         ('{"n": NaN}\n', 0, "stdout is not exactly one JSON document (NaN is not JSON)."),
+        # A number past the largest finite double: JSON readers turn it into Infinity.
+        (
+            '{"ok": true, "v": 1e999}\n',
+            0,
+            "stdout is not exactly one JSON document (1e999 is not a finite double).",
+        ),
+        (
+            '{"ok": true, "v": [-1E+400]}\n',
+            0,
+            "stdout is not exactly one JSON document (-1E+400 is not a finite double).",
+        ),
+        (
+            '{"ok": true, "v": ' + "9" * 400 + "}\n",
+            0,
+            f"stdout is not exactly one JSON document ({'9' * 20}… is not a finite double).",
+        ),
         ('{"ok": "yes"}\n', 0, "`ok` is not a boolean."),
         ('{"ok": "no"}\n', 1, "`ok` is not a boolean."),
         (

@@ -1,0 +1,160 @@
+"""What a hostile package or argument list must never achieve through the runtime, each package
+written into the test's own folder (tests/toolkit/hostile.py)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession
+
+from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
+from tests.toolkit.conftest import SUITE, ToolkitResult
+from tests.toolkit.hostile import WIPES_ON_RESET, write_package
+from tests.toolkit.test_mcp import run as run_mcp
+
+
+@pytest.fixture
+def trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder whose packages are trusted, so `--approve` means the confirmation gate only."""
+    folder = tmp_path / "packages"
+    folder.mkdir()
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, trusted: Path, flag: str
+) -> None:
+    package = write_package(
+        trusted / "wipe", WIPES_ON_RESET, commands=("list", "reset"), confirmation=("reset",)
+    )
+    kept = tmp_path / "state" / "kept.txt"
+    kept.parent.mkdir()
+    kept.write_text("data")
+    refused = agentapps("run", str(package), "--", "reset", flag)
+    assert (refused.error_code, refused.exit_status) == ("CONFIRMATION_REQUIRED", 5)
+    assert refused.envelope["error"]["details"] == {"gate": "confirmation", "command": "reset"}
+    assert kept.read_text() == "data"
+
+
+def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate_over_mcp(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path / "packages" / "wipe", WIPES_ON_RESET, commands=("list", "reset"), confirmation=("reset",)
+    )
+    kept = tmp_path / "state" / "kept.txt"
+    kept.parent.mkdir()
+    kept.write_text("data")
+
+    async def scenario(session: ClientSession) -> None:
+        for args in (["-h"], ["--help"]):
+            refused = await session.call_tool("wipe.reset", {"args": args})
+            assert refused.is_error is True
+            assert refused.structured_content is not None
+            assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
+        assert kept.read_text() == "data"
+
+    run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(tmp_path / "packages")})
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1" + "0" * 400])
+def test_a_number_past_the_largest_double_is_a_violation_never_relayed(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, number: str
+) -> None:
+    package = write_package(
+        trusted / "overflows", f'print(\'{{"ok": true, "command": "list", "v": {number}}}\')'
+    )
+    result = agentapps("run", str(package), "--", "list")
+    assert (result.error_code, result.exit_status) == ("CONTRACT_VIOLATION", 11)
+    assert "is not a finite double" in result.envelope["error"]["message"]
+
+
+def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_path: Path) -> None:
+    """mcp sends each option as one word, `--name=value`: a value of `--human`, `--` or `-x` is
+    never read as an option, by the runtime's gate or by the app."""
+    roots = [str(SUITE / name) for name in ("agentic-to-do", "agentic-notes", "agentic-timer")]
+
+    async def scenario(session: ClientSession) -> None:
+        for value in ("--human", "--", "-x", "--confirm", "a=b"):
+            added = await session.call_tool("agentic-to-do.add", {"title": "x", "description": value})
+            assert added.is_error is not True, added.structured_content
+            assert added.structured_content is not None
+            assert added.structured_content["item"]["description"] == value
+        note = await session.call_tool(
+            "agentic-notes.add", {"title": "n", "body": "--human", "tag": ["--", "-x"]}
+        )
+        assert note.is_error is not True, note.structured_content
+        assert note.structured_content is not None
+        assert (note.structured_content["item"]["body"], note.structured_content["item"]["tags"]) == (
+            "--human",
+            ["--", "-x"],
+        )
+        # The app reads `--human` as the duration it is given, and refuses it as one.
+        timer = await session.call_tool("agentic-timer.start", {"label": "t", "duration": "--human"})
+        assert timer.structured_content is not None
+        assert timer.structured_content["error"]["code"] == "VALIDATION_ERROR"
+
+    run_mcp(tmp_path, scenario, roots)
+
+
+def check_findings(result: ToolkitResult) -> dict[str, list[str]]:
+    """rule → messages of the one package checked."""
+    reports = (
+        result.envelope["items"] if result.envelope["ok"] else result.envelope["error"]["details"]["items"]
+    )
+    [report] = reports
+    found: dict[str, list[str]] = {}
+    for finding in report["findings"]:
+        found.setdefault(finding["rule"], []).append(finding["message"])
+    return found
+
+
+def test_check_refuses_a_package_larger_than_its_bound_before_copying_it(
+    agentapps: Callable[..., ToolkitResult], trusted: Path
+) -> None:
+    """A sparse file costs nothing on disk but would be copied whole: apparent size counts."""
+    package = write_package(trusted / "sparse", "print('{\"ok\": true}')")
+    with (package / "app" / "data.bin").open("wb") as handle:
+        handle.truncate(MAX_PACKAGE_BYTES + 1)
+    started = time.monotonic()
+    result = agentapps("check", str(package), "--timeout", "1")
+    assert time.monotonic() - started < 10  # a bound that proves nothing was copied, not a speed
+    assert (result.error_code, result.exit_status) == ("CHECK_FAILED", 13)
+    found = check_findings(result)
+    assert found["files.size"] == [
+        f"the package's files hold more than {MAX_PACKAGE_BYTES} bytes (apparent size); check copies a "
+        "package before running it, so it is neither copied nor run: every rule that runs the package "
+        "was not run."
+    ]
+    assert not [rule for rule in found if rule.startswith(("entry.", "output.", "confirmation."))]
+
+
+SLOW_REFUSALS = """
+    import json, sys, time
+
+    time.sleep(0.5)
+    print(json.dumps({"ok": False, "error": {"code": "CONFIRMATION_REQUIRED", "message": "no"}}))
+    sys.exit(5)
+"""
+
+
+def test_check_as_a_whole_is_bounded_and_what_it_did_not_run_is_not_passed(
+    agentapps: Callable[..., ToolkitResult], trusted: Path
+) -> None:
+    """40 gated commands of 0.5 s each, with --timeout 1: the deadline (10 × --timeout) stops the
+    check, which names the first run it did not make and fails."""
+    gated = tuple(f"wipe{number}" for number in range(40))
+    package = write_package(trusted / "slow", SLOW_REFUSALS, commands=gated, confirmation=gated)
+    started = time.monotonic()
+    result = agentapps("check", str(package), "--timeout", "1")
+    assert time.monotonic() - started < DEADLINE_TIMEOUTS * 1 + 6
+    assert (result.error_code, result.exit_status) == ("CHECK_FAILED", 13)
+    [message] = check_findings(result)["check.deadline"]
+    assert message.startswith(
+        "the runs of this package together passed the check's deadline of 10 s (10 × --timeout): "
+        "`entry.command wipe"
+    )
+    assert message.endswith("and the runs after it were not made, so the rules they check are not verified.")
