@@ -167,7 +167,15 @@ class WarmRuntime:
             ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 process = subprocess.Popen(
-                    [SHELL, "-c", f'{interpreter} "$@"', root.name, str(SERVER_SCRIPT), script, str(theirs.fileno())],
+                    [
+                        SHELL,
+                        "-c",
+                        f'{interpreter} "$@"',
+                        root.name,
+                        str(SERVER_SCRIPT),
+                        script,
+                        str(theirs.fileno()),
+                    ],
                     cwd=root,
                     env=base_env,
                     stdin=subprocess.DEVNULL,
@@ -334,5 +342,7 @@ class _Call:
 
     def _killpg(self) -> None:
         assert self.pid is not None
+        with contextlib.suppress(OSError):
+            self.sock.send(b"K")  # the runtime's own kill: the warm process reports it as such
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import atexit
 import builtins
+import contextlib
 import importlib
 import importlib.machinery
 import io
@@ -32,6 +33,7 @@ import struct
 import sys
 import threading
 import types
+from typing import Any
 
 _MAX_FDS = 4
 _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
@@ -41,7 +43,7 @@ def main() -> None:
     script, control_fd = sys.argv[1], int(sys.argv[2])
     # What a cold process starts with, before this one changes anything: every child gets it back.
     environ = dict(os.environ)
-    handlers = {number: signal.getsignal(number) for number in signal.valid_signals()}
+    handlers: dict[int, object] = {number: signal.getsignal(number) for number in signal.valid_signals()}
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     # A cold run's sys.path[0] is the script's folder (resolved), and so is this one's for imports.
     script_path = os.path.abspath(script)
@@ -71,7 +73,7 @@ def preimport(script_path: str) -> None:
         for name in names:
             try:
                 importlib.import_module(name)
-            except BaseException:  # noqa: BLE001, S112 - not a module, or broken: the child will say
+            except BaseException:  # noqa: BLE001 - not a module, or broken: the child will say
                 continue
 
 
@@ -85,19 +87,15 @@ def serve(
 ) -> None:
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    children: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (pid, the call's socket)
+    children: dict[int, tuple[int, socket.socket, int]] = {}  # pidfd -> (pid, call socket, stderr)
     while True:
         for descriptor, _ in poller.poll():
             if descriptor != control.fileno():
-                pid, call = children.pop(descriptor)
+                pid, call, stderr = children.pop(descriptor)
                 poller.unregister(descriptor)
                 os.close(descriptor)
                 _, status = os.waitpid(pid, 0)
-                try:
-                    call.sendall(b"S%d\n" % os.waitstatus_to_exitcode(status))
-                except OSError:
-                    pass  # the caller gave up on this call
-                call.close()
+                _finish(call, stderr, os.waitstatus_to_exitcode(status), status)
                 continue
             try:
                 message, fds = _receive(control)
@@ -113,15 +111,44 @@ def serve(
             pid = os.fork()
             if pid == 0:
                 control.close()
-                for pidfd, (_, other) in children.items():
+                for pidfd, (_, other, stderr) in children.items():
                     os.close(pidfd)
+                    os.close(stderr)
                     other.close()
                 child(call, fds[1:], script, script_path, environ, handlers, mask)
-            for fd in fds[1:]:
+            # Like the shell of a cold call, this keeps the call's stderr until the child is
+            # over, to say there what signal ended it.
+            for fd in fds[1:3]:
                 os.close(fd)
             pidfd = os.pidfd_open(pid)
-            children[pidfd] = (pid, call)
+            children[pidfd] = (pid, call, fds[3])
             poller.register(pidfd, select.POLLIN)
+
+
+def _finish(call: socket.socket, stderr: int, code: int, status: int) -> None:
+    """Say how the child ended as the shell of a cold call (`sh -c`, dash) would: a child ended by
+    signal N is exit status 128 + N, and the signal's name on stderr (not for SIGINT or SIGPIPE) —
+    unless the runtime killed the call's group itself (it says `K` first), which would have
+    killed that shell too: then the status is the signal's, and nothing is said."""
+    call.setblocking(False)
+    try:
+        killed = call.recv(1) == b"K"
+    except OSError:
+        killed = False
+    if code < 0 and not killed:
+        number = -code
+        if number not in (signal.SIGINT, signal.SIGPIPE):
+            message = signal.strsignal(number) or f"Signal {number}"
+            if os.WCOREDUMP(status):
+                message += " (core dumped)"
+            with contextlib.suppress(OSError):
+                os.write(stderr, message.encode() + b"\n")
+        code = 128 + number
+    os.close(stderr)
+    call.setblocking(True)
+    with contextlib.suppress(OSError):  # unless the caller gave up on this call
+        call.sendall(b"S%d\n" % code)
+    call.close()
 
 
 def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
@@ -190,7 +217,7 @@ def _fresh_stdio() -> None:
     cold."""
     for number, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         old = getattr(sys, name)
-        buffered = io.open(number, mode + "b", closefd=False)  # noqa: SIM115, UP020
+        buffered: Any = io.open(number, mode + "b", closefd=False)  # noqa: SIM115, UP020
         buffered.raw.name = f"<{name}>"
         stream = io.TextIOWrapper(
             buffered,
@@ -221,13 +248,13 @@ def run_script(script_path: str) -> int:
     try:
         with open(script_path, "rb") as handle:
             code = compile(handle.read(), script_path, "exec")
-        exec(code, module.__dict__)  # noqa: S102 - running the entry script is the point
+        exec(code, module.__dict__)
     except SystemExit as exit_:
         status = _exit_status(exit_.code)
     except BaseException as error:  # noqa: BLE001 - as the interpreter, which prints and exits 1
         tb = error.__traceback__
         tb = tb.tb_next if tb is not None else None  # this function's frame is not the script's
-        sys.excepthook(type(error), error, tb)
+        sys.excepthook(type(error), error.with_traceback(tb), tb)
         status, interrupted = 1, isinstance(error, KeyboardInterrupt)
     threading_shutdown = getattr(threading, "_shutdown", None)
     if threading_shutdown is not None:
@@ -249,10 +276,8 @@ def _exit_status(code: object) -> int:
         return 0
     if isinstance(code, int):
         return code & 0xFF
-    try:
+    with contextlib.suppress(Exception):
         print(code, file=sys.stderr)
-    except Exception:  # noqa: BLE001, S110
-        pass
     return 1
 
 
