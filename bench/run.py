@@ -280,7 +280,9 @@ def bench_mcp(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
             args = ["mcp", *(["--cold"] if mode == "cold" else []), str(package)]
             timings: dict[str, list[float]] = {name: [] for name, _, _, _ in calls}
 
-            async def session_run(args: list[str] = args, env: dict[str, str] = env) -> None:
+            async def session_run(
+                args: list[str] = args, env: dict[str, str] = env, timings: dict[str, list[float]] = timings
+            ) -> None:
                 server = StdioServerParameters(command=agentapps, args=args, env=env)
                 async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
                     await session.initialize()
