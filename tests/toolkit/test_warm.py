@@ -14,13 +14,14 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from agentapps.environment import package_environment
 from agentapps.runtime import Invocation, Package, RunTimedOut, invoke
-from agentapps.scenarios import builtin_runtime, load_scenario, replay_all, scenario_files
+from agentapps.scenarios import Runtime, Scenario, builtin_runtime, load_scenario, replay, scenario_files
 from agentapps.warm import WarmRuntime, python_entry
 
 from .conftest import FIXTURES, SUITE, ToolkitResult
@@ -36,45 +37,49 @@ def warm() -> Iterator[WarmRuntime]:
         yield runtime
 
 
-def recording(
-    runtime: Callable[..., Invocation], seen: dict[tuple[str, int], tuple[object, ...]]
-) -> Callable[..., Invocation]:
-    """The runtime, keeping what each step gave (its state folder's path made neutral: each replay
-    has its own)."""
-    counters: dict[str, int] = {}
-    lock = threading.Lock()
+def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> dict[tuple[str, int], tuple[object, ...]]:
+    """Replay each scenario (two side by side) and keep what each step gave, by scenario and step:
+    its exit status, stdout and stderr, with its own state folder's path made neutral."""
 
-    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-        invocation = runtime(root, args, stdin, overrides)
-        state = overrides["AGENTIC_STATE_DIR"]
-        with lock:
-            counters[state] = counters.get(state, 0) + 1
-            key = (f"{root.name} {json.dumps(args)} {counters[state]}", counters[state])
-            seen[key] = (
-                invocation.exit_status,
-                invocation.stdout.replace(state, "<state>"),
-                invocation.stderr.replace(state, "<state>"),
+    def one(scenario: Scenario) -> list[tuple[object, ...]]:
+        steps: list[tuple[object, ...]] = []
+
+        def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
+            invocation = runtime(root, args, stdin, overrides)
+            state = overrides["AGENTIC_STATE_DIR"]
+            steps.append(
+                (
+                    invocation.exit_status,
+                    invocation.stdout.replace(state, "<state>"),
+                    invocation.stderr.replace(state, "<state>"),
+                )
             )
-        return invocation
+            return invocation
 
-    return run
+        report = replay(scenario, run)
+        assert report.passed, report.summary()
+        return steps
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(one, scenarios))
+    return {
+        (str(scenario.path), number): step
+        for scenario, steps in zip(scenarios, outcomes, strict=True)
+        for number, step in enumerate(steps, start=1)
+    }
 
 
 def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) -> None:
     """Identity, proven: every step of every scenario, through a cold process and through a child
-    of the warm one, gives the same exit status, stdout and stderr, and passes."""
+    of the warm one, passes and gives the same exit status, stdout and stderr."""
     scenarios = [load_scenario(path) for path in scenario_files([SCENARIOS])]
     assert len(scenarios) >= 150
-    results = {}
-    for name, runtime in (("cold", builtin_runtime()), ("warm", builtin_runtime(warm=warm))):
-        seen: dict[tuple[str, int], tuple[object, ...]] = {}
-        run = replay_all(scenarios, recording(runtime, seen), jobs=2)
-        assert not run.failed, f"{name}: {run.failed[0].summary()}"
-        results[name] = seen
-    assert len(results["warm"]) >= 800
-    differing = [key for key in results["cold"] if results["cold"][key] != results["warm"].get(key)]
-    assert results["cold"].keys() == results["warm"].keys()
-    assert not differing, [(key, results["cold"][key], results["warm"].get(key)) for key in differing[:3]]
+    cold = replay_recorded(scenarios, builtin_runtime())
+    hot = replay_recorded(scenarios, builtin_runtime(warm=warm))
+    assert len(hot) == sum(len(scenario.steps) for scenario in scenarios) >= 800
+    assert cold.keys() == hot.keys()
+    differing = [key for key in cold if cold[key] != hot[key]]
+    assert not differing, [(key, cold[key], hot[key]) for key in differing[:3]]
 
 
 @pytest.mark.parametrize("runtime", ["warm", "cold"])
