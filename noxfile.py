@@ -79,8 +79,9 @@ def sync(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Time every app against the stack's floor T (bench/floor.py); writes bench/results.md."""
-    session.install(".")
+    """Time every app against the stack's floor T (bench/floor.py), cold and through MCP (warm and
+    --cold); writes bench/results.md. Not a default session: it measures, it asserts nothing."""
+    session.install(".[mcp]")
     session.run("python", "bench/run.py", *session.posargs)
 
 

@@ -250,12 +250,69 @@ def bench_apps(runs: int, scratch: Path) -> list[dict[str, Any]]:
 # --- Peers ----------------------------------------------------------------------------------------
 
 
+# --- Through MCP: a tool call's round trip, warm and cold, through the SDK's own client ---------
+
+MCP_SIZES = [100, 1_000]
+
+
+def bench_mcp(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
+    """list, get and add on agentic-to-do as MCP tool calls (`agentapps mcp`, warm and --cold),
+    each call's round trip timed from the client's side; T is measured alongside."""
+    try:
+        import anyio
+        from mcp import ClientSession
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+    except ImportError:
+        return "The MCP rows need the `mcp` extra (`pip install -e '.[mcp]'`); they are missing."
+    agentapps = str(Path(sys.executable).parent / "agentapps")
+    package = ROOT / "agentic-to-do"
+    calls = [
+        ("list", "agentic-to-do.list", {}, "read"),
+        ("get", "agentic-to-do.get", {"id": "td_0050"}, "read"),
+        ("add", "agentic-to-do.add", {"title": "Benchmark task", "due_at": "2026-05-01"}, "write"),
+    ]
+    rows = []
+    for size in MCP_SIZES:
+        for mode in ("warm", "cold"):
+            state_file = scratch / f"mcp-{mode}-{size}.json"
+            state_file.write_text(json.dumps(todo_state(size)))
+            env = {**os.environ, "AGENTIC_TODO_STATE_FILE": str(state_file), "AGENTIC_NOW": NOW}
+            args = ["mcp", *(["--cold"] if mode == "cold" else []), str(package)]
+            timings: dict[str, list[float]] = {name: [] for name, _, _, _ in calls}
+
+            async def session_run(
+                args: list[str] = args, env: dict[str, str] = env, timings: dict[str, list[float]] = timings
+            ) -> None:
+                server = StdioServerParameters(command=agentapps, args=args, env=env)
+                async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+                    await session.initialize()
+                    for name, tool, arguments, _ in calls:
+                        await session.call_tool(tool, arguments)  # warm-up
+                        for _ in range(runs):
+                            started = time.perf_counter()
+                            result = await session.call_tool(tool, arguments)
+                            timings[name].append(time.perf_counter() - started)
+                            if result.is_error:
+                                raise RuntimeError(f"{tool}: {result.content}")
+
+            anyio.run(session_run)
+            floor = statistics.median(run_once(FLOOR, ROOT, dict(os.environ)).seconds for _ in range(3))
+            for name, _, _, kind in calls:
+                median = statistics.median(timings[name])
+                result = Measurement(median, floor, 0, b"")
+                measured = row(f"mcp {mode}", size, name, kind, result)
+                measured["peak_mib"] = None
+                rows.append(measured)
+                print(f"{'mcp ' + mode:14} {size:>6} {name:12} {median * 1000:7.1f} ms", flush=True)
+    return rows
+
+
 def bench_taskwarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
     task = shutil.which("task")
     if task is None:
         return "Taskwarrior is not installed (`apt-get install taskwarrior`); its rows are missing."
     rows = []
-    for size in SIZES:
+    for size in sorted({*SIZES, *MCP_SIZES}):
         data = scratch / f"task-{size}"
         data.mkdir()
         rc = data / "taskrc"
@@ -327,9 +384,10 @@ def table(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         per_item = f"{row['bytes_per_item']:.0f}" if row["bytes_per_item"] is not None else ""
         limited = str(row["limit_bytes"]) if row["limit_bytes"] is not None else ""
+        peak = f"{row['peak_mib']:.1f}" if row["peak_mib"] is not None else ""
         lines.append(
             f"| {row['app']} | {row['items']:,} | {row['command']} | {row['ms']:.1f} | {row['floor_ms']:.1f} "
-            f"| {row['ratio']:.2f} | {row['peak_mib']:.1f} | {per_item} | {limited} |"
+            f"| {row['ratio']:.2f} | {peak} | {per_item} | {limited} |"
         )
     return "\n".join(lines)
 
@@ -364,7 +422,8 @@ def main() -> None:
         print(head, flush=True)
         rows = bench_apps(options.runs, scratch)
         notes = []
-        for peer in (bench_taskwarrior(options.runs, scratch), bench_timewarrior(options.runs, scratch)):
+        peers = (bench_mcp(options.runs, scratch), bench_taskwarrior(options.runs, scratch))
+        for peer in (*peers, bench_timewarrior(options.runs, scratch)):
             if isinstance(peer, str):
                 notes.append(peer)
             else:

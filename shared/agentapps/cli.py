@@ -11,12 +11,13 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
   sync PKG... [--approve]           refresh a package's vendored kit and schemas/
-  replay [--runtime CMD] [OPTIONS] PATH...
+  replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
                                     replay scenarios (scenarios.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
-  mcp [OPTIONS] [ROOT]...           serve the packages over MCP on stdio (mcp_server.py)
+  mcp [OPTIONS] [--cold] [ROOT]...  serve the packages over MCP on stdio (mcp_server.py); Python
+                                    packages run warm (warm.py) unless --cold
 
 OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
 --max-output BYTES. Before anything runs, each applies the same gates (gates.py: trust, and
@@ -55,6 +56,7 @@ from .runtime import (
     discover,
     run_and_relay,
 )
+from .warm import WarmRuntime
 
 app = runner.new_app(
     "agentapps: discover, activate, run, check and create Agent Applications packages. "
@@ -62,6 +64,8 @@ app = runner.new_app(
 )
 
 MIN_TIMEOUT = 0.1
+# `replay --runtime` names the built-in runtime's two ways of running a package by these words.
+WARM, COLD = "warm", "cold"
 MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
 
 
@@ -301,9 +305,11 @@ def replay(
         str | None,
         typer.Option(
             metavar="CMD",
-            help="Replay through this runtime instead of the built-in one: it is run as "
-            "`CMD PACKAGE_PATH ARG...` with each step's stdin and environment, and must relay "
-            "the app's stdout and exit status.",
+            help="`warm` (the default: the built-in runtime, a Python package's calls forked "
+            "from its warm process), `cold` (the built-in runtime, a new process for every "
+            "call), or another runtime as a command: it is run as `CMD PACKAGE_PATH ARG...` "
+            "with each step's stdin and environment, and must relay the app's stdout and exit "
+            "status.",
         ),
     ] = None,
     packages: Annotated[
@@ -350,8 +356,14 @@ def replay(
         with contextlib.suppress(ScenarioError):  # a missing package is that scenario's report
             roots.add(find_package(scenario, packages))
     require_trust(sorted(roots), approve)
-    chosen = builtin_runtime(options) if runtime is None else command_runtime(runtime, options)
-    run = replay_all(scenarios, chosen, packages=packages, jobs=jobs)
+    with WarmRuntime() as warm:
+        if runtime in (None, WARM):
+            chosen = builtin_runtime(options, warm)
+        elif runtime == COLD:
+            chosen = builtin_runtime(options)
+        else:
+            chosen = command_runtime(runtime, options)
+        run = replay_all(scenarios, chosen, packages=packages, jobs=jobs)
     reports = [report.as_dict() for report in run.reports]
     if run.failed:
         first = run.failed[0].summary()
@@ -438,6 +450,7 @@ class McpRequest:
     roots: list[Path]
     approve: bool
     options: RunOptions
+    cold: bool = False
 
 
 _mcp_requests: list[McpRequest] = []
@@ -459,6 +472,14 @@ def mcp_command(
     timeout: Annotated[float, timeout_option("Seconds each tool call may take.")] = DEFAULT_TIMEOUT,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
     env: EnvNames = None,
+    cold: Annotated[
+        bool,
+        typer.Option(
+            "--cold",
+            help="Start a new process for every tool call, as `run` does, instead of forking it "
+            "from the package's warm process (Python packages only; the result is the same).",
+        ),
+    ] = False,
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
@@ -469,6 +490,7 @@ def mcp_command(
         [root.resolve() for root in roots or [Path(".")]],
         approve,
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
+        cold,
     )
     _mcp_requests.append(request)
     return item_payload(
@@ -478,6 +500,7 @@ def mcp_command(
             "timeout": timeout,
             "maxOutput": max_output,
             "env": list(request.options.env_names),
+            "cold": cold,
         }
     )
 
@@ -505,7 +528,7 @@ def serve_mcp(request: McpRequest) -> None:
     from .mcp_server import serve
 
     try:
-        anyio.run(serve, request.roots, request.approve, request.options)
+        anyio.run(serve, request.roots, request.approve, request.options, request.cold)
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed the pipe: the session is over, and there is no one to tell.
         with contextlib.suppress(OSError, ValueError):

@@ -8,6 +8,9 @@ Progressive disclosure, mapped onto MCP:
 - activation → resources: each package's APP.md body (`agentapp://<slug>/APP.md`) and each
   skill (`agentapp://<slug>/skills/<name>`);
 - resources → tool calls: the runtime's `invoke`, whose relayed document is the tool's result.
+  A Python package runs warm (warm.py: a child forked from a process that has done its imports,
+  under the same rules and with the same result as a cold call) unless the server was started
+  with --cold.
 
 The runtime's rules hold here as in `agentapps run`: an untrusted package is served only when the
 server was started with --approve (otherwise it is left out, before any of its code runs); a
@@ -20,6 +23,7 @@ out, never fatal. Needs the optional extra: pip install -e ".[mcp]".
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -41,6 +45,7 @@ from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay
+from .warm import WarmRuntime
 
 URI_SCHEME = "agentapp"
 # Start-up runs each package's describe side by side, at most this many at once, each for at most
@@ -64,7 +69,9 @@ class Command:
         return needs_confirmation(self.words, self.package.manifest) is not None
 
 
-def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict[str, Command]:
+def load_commands(
+    roots: list[Path], approve: bool, options: RunOptions, warm: WarmRuntime | None = None
+) -> dict[str, Command]:
     """Tool name → command, for every package that loads (and describes itself, if it declares
     describe). A package left out is named on stderr, with why; whatever one package holds, the
     others are served. The packages' describe runs side by side, each bounded by
@@ -89,7 +96,7 @@ def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict
         descriptions = dict(
             zip(
                 [package.root for package in described_packages],
-                pool.map(lambda package: _described(package, options), described_packages),
+                pool.map(lambda package: _described(package, options, warm), described_packages),
                 strict=True,
             )
         )
@@ -119,7 +126,9 @@ def load_commands(roots: list[Path], approve: bool, options: RunOptions) -> dict
     return commands
 
 
-def _described(package: Package, options: RunOptions) -> dict[str, dict[str, Any]] | None:
+def _described(
+    package: Package, options: RunOptions, warm: WarmRuntime | None
+) -> dict[str, dict[str, Any]] | None:
     """Command name → its describe entry; None (and the package left out) when describe fails."""
     try:
         invocation = invoke(
@@ -128,6 +137,7 @@ def _described(package: Package, options: RunOptions) -> dict[str, dict[str, Any
             env=package_environment(options.env_names),
             timeout=min(options.timeout, STARTUP_DESCRIBE_TIMEOUT),
             max_output=options.max_output,
+            warm=warm,
         )
     except (RunTimedOut, OSError) as error:
         _leave_out(package.root, f"describe failed: {error}")
@@ -264,7 +274,9 @@ def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
         )
 
 
-def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> types.CallToolResult:
+def call(
+    command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
+) -> types.CallToolResult:
     try:
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
@@ -275,6 +287,7 @@ def call(command: Command, arguments: dict[str, Any], options: RunOptions) -> ty
             env=package_environment(options.env_names),
             timeout=options.timeout,
             max_output=options.max_output,
+            warm=warm,
         )
     except AppError as error:
         message = printable(error.message)
@@ -317,9 +330,15 @@ def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     return found
 
 
-def build_server(roots: list[Path], approve: bool = False, options: RunOptions | None = None) -> Server[Any]:
+def build_server(
+    roots: list[Path],
+    approve: bool = False,
+    options: RunOptions | None = None,
+    warm: WarmRuntime | None = None,
+) -> Server[Any]:
+    """The server; with `warm`, Python packages run warm (warm.py), the rest cold."""
     chosen = options or RunOptions()
-    commands = load_commands(roots, approve, chosen)
+    commands = load_commands(roots, approve, chosen, warm)
     documents = resources(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
@@ -346,7 +365,7 @@ def build_server(roots: list[Path], approve: bool = False, options: RunOptions |
         if command is None:
             return _error("NOT_FOUND", f"No tool named {params.name}.")
         try:
-            return call(command, dict(params.arguments or {}), chosen)
+            return call(command, dict(params.arguments or {}), chosen, warm)
         except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
             return _error("INTERNAL_ERROR", f"{type(error).__name__}: {error}")
 
@@ -381,7 +400,12 @@ def build_server(roots: list[Path], approve: bool = False, options: RunOptions |
     )
 
 
-async def serve(roots: list[Path], approve: bool = False, options: RunOptions | None = None) -> None:
-    server = build_server(roots, approve, options)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+async def serve(
+    roots: list[Path], approve: bool = False, options: RunOptions | None = None, cold: bool = False
+) -> None:
+    """Serve on stdio until the client leaves; Python packages run warm unless `cold`."""
+    with contextlib.ExitStack() as stack:
+        warm = None if cold else stack.enter_context(WarmRuntime())
+        server = build_server(roots, approve, options, warm)
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())

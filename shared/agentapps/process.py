@@ -21,6 +21,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Protocol
 
 # How long output may keep arriving after the entry process exited (from children holding its
 # pipes); everything the entry process itself wrote is already in the pipe when it exits.
@@ -49,6 +50,46 @@ def relayed_status(exit_status: int) -> int:
     return 128 - exit_status if exit_status < 0 else exit_status
 
 
+class Child(Protocol):
+    """What the collector needs of a running entry process: a subprocess.Popen, or a call served by
+    a warm process (warm.py), which is bounded by exactly the same rules."""
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self, timeout: float | None = None) -> int:
+        """The exit status; subprocess.TimeoutExpired past `timeout` seconds."""
+        ...
+
+    def kill_group(self) -> None:
+        """SIGKILL to the entry process's whole group (it leads a session of its own)."""
+        ...
+
+
+class _Spawned:
+    """A subprocess.Popen as a Child."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.returncode
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+    def wait(self, timeout: float | None = None) -> int:
+        return self.process.wait(timeout)
+
+    def kill_group(self) -> None:
+        # The entry process leads its own session and group, so its pid names the group.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
 def run_bounded(
     argv: Sequence[str],
     *,
@@ -64,6 +105,7 @@ def run_bounded(
 
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
+    deadline = time.monotonic() + timeout
     process = subprocess.Popen(
         list(argv),
         cwd=cwd,
@@ -73,40 +115,61 @@ def run_bounded(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    child = _Spawned(process)
+    assert process.stdout is not None
+    assert process.stderr is not None
     try:
-        return _collect(
-            process, b"" if isinstance(stdin, int) else stdin, time.monotonic() + timeout, max_output
+        return collect(
+            child,
+            stdin_pipe=process.stdin,
+            stdout=process.stdout.fileno(),
+            stderr=process.stderr.fileno(),
+            feed=b"" if isinstance(stdin, int) else stdin,
+            deadline=deadline,
+            max_output=max_output,
         )
     finally:
         for pipe in (process.stdin, process.stdout, process.stderr):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(OSError):
+                    pipe.close()
         if process.returncode is None:  # only when collecting itself failed
-            _kill_group(process)
+            child.kill_group()
             process.wait()
 
 
-def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, max_output: int) -> Finished:
-    assert process.stdout is not None
-    assert process.stderr is not None
-    stdin_fd = process.stdin.fileno() if process.stdin is not None else -1
-    names = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr"}
+def collect(
+    child: Child,
+    *,
+    stdin_pipe: IO[bytes] | None,
+    stdout: int,
+    stderr: int,
+    feed: bytes,
+    deadline: float,
+    max_output: int,
+) -> Finished:
+    """Feed `feed` into stdin_pipe (then close it) and read the stdout and stderr pipes until the
+    child exits (then for EXIT_GRACE at most), the deadline passes (TimedOut), or a stream passes
+    `max_output` bytes. The caller owns and closes stdout and stderr; stdin_pipe is closed here
+    (closing it again is harmless)."""
+    stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
+    names = {stdout: "stdout", stderr: "stderr"}
     received = {descriptor: bytearray() for descriptor in names}
-    pending = memoryview(stdin)
+    pending = memoryview(feed)
     with selectors.DefaultSelector() as selector:
         for descriptor in names:
             os.set_blocking(descriptor, False)
             selector.register(descriptor, selectors.EVENT_READ)
-        if pending:
+        if stdin_pipe is not None and pending:
             os.set_blocking(stdin_fd, False)
             selector.register(stdin_fd, selectors.EVENT_WRITE)
-        elif process.stdin is not None:
-            process.stdin.close()
+        elif stdin_pipe is not None:
+            stdin_pipe.close()
         exited_at: float | None = None
         over_cap: str | None = None
         while selector.get_map() and over_cap is None:
             now = time.monotonic()
-            if exited_at is None and process.poll() is not None:
+            if exited_at is None and child.poll() is not None:
                 exited_at = now
             limit = deadline if exited_at is None else exited_at + EXIT_GRACE
             if now >= limit:
@@ -115,9 +178,9 @@ def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, ma
                 descriptor = key.fd
                 if descriptor == stdin_fd:
                     pending = _feed(descriptor, pending)
-                    if not pending and process.stdin is not None:
+                    if not pending and stdin_pipe is not None:
                         selector.unregister(descriptor)
-                        process.stdin.close()
+                        stdin_pipe.close()
                     continue
                 chunk = _read(descriptor)
                 if chunk is None:
@@ -129,22 +192,27 @@ def _collect(process: subprocess.Popen[bytes], stdin: bytes, deadline: float, ma
                 if len(received[descriptor]) > max_output:
                     over_cap = names[descriptor]
                     break
-        holders_left = bool(selector.get_map())
+        holders_left = any(descriptor in names for descriptor in selector.get_map())
+    if stdin_pipe is not None:
+        with contextlib.suppress(OSError):
+            stdin_pipe.close()
     if over_cap is not None:
-        _kill_group(process)
-        process.wait()
+        child.kill_group()
+        child.wait()
     elif exited_at is None:
         # The pipes closed (or the deadline passed) before the entry process exited.
         try:
-            process.wait(max(deadline - time.monotonic(), 0))
+            child.wait(max(deadline - time.monotonic(), 0))
         except subprocess.TimeoutExpired:
-            _kill_group(process)
-            process.wait()
+            child.kill_group()
+            child.wait()
             raise TimedOut from None
     if holders_left and over_cap is None:
-        _kill_group(process)  # what is left of its group still holds the pipes
-    stdout, stderr = (bytes(received[descriptor]) for descriptor in names)
-    return Finished(process.returncode, stdout, stderr, over_cap)
+        child.kill_group()  # what is left of its group still holds the pipes
+    status = child.returncode
+    assert status is not None
+    out, err = (bytes(received[descriptor]) for descriptor in names)
+    return Finished(status, out, err, over_cap)
 
 
 def _feed(descriptor: int, pending: memoryview) -> memoryview:
@@ -163,9 +231,3 @@ def _read(descriptor: int) -> bytes | None:
         return os.read(descriptor, _CHUNK)
     except BlockingIOError:
         return None
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    # The entry process leads its own session and group, so its pid names the group.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)

@@ -20,6 +20,7 @@ import os
 import re
 import shlex
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -48,6 +49,7 @@ from .manifest import (
     skill_path,
 )
 from .process import Finished, TimedOut, relayed_status, run_bounded
+from .warm import WarmRuntime
 
 SUCCESS_SCHEMA = "success-envelope.schema.json"
 ERROR_SCHEMA = "error-envelope.schema.json"
@@ -219,8 +221,12 @@ def invoke(
     stdin: str | int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
+    warm: WarmRuntime | None = None,
 ) -> Invocation:
     """Run the package's entry command from its root with `args` and check what comes back.
+
+    With `warm`, a Python entry runs in a child of the package's warm process (warm.py), under
+    the same rules and with the same result; anything else runs cold.
 
     `stdin` is text to feed the app (default: an empty stream), or a file descriptor it reads
     itself (`agentapps run` passes its own stdin on).
@@ -234,15 +240,29 @@ def invoke(
 
     run_env = dict(package_environment() if env is None else env)
     run_env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), run_env.get("PATH", os.defpath)])
+    given = stdin if isinstance(stdin, int) else (stdin or "").encode()
+    deadline = time.monotonic() + timeout
     try:
-        finished = run_bounded(
-            package.entry_argv(args),
-            cwd=package.root,
-            env=run_env,
-            stdin=stdin if isinstance(stdin, int) else (stdin or "").encode(),
-            timeout=timeout,
-            max_output=max_output,
-        )
+        finished = None
+        if warm is not None:
+            finished = warm.run(
+                package.root,
+                package.manifest.entry.command,
+                list(args),
+                env=run_env,
+                stdin=given,
+                deadline=deadline,
+                max_output=max_output,
+            )
+        if finished is None:  # run cold: not a Python script, or no warm process could start
+            finished = run_bounded(
+                package.entry_argv(args),
+                cwd=package.root,
+                env=run_env,
+                stdin=given,
+                timeout=max(deadline - time.monotonic(), 0.0),
+                max_output=max_output,
+            )
     except TimedOut:
         raise RunTimedOut(
             f"{package.manifest.entry.command} {shlex.join(args)} ran past {timeout:g} s"

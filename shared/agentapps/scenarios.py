@@ -10,8 +10,8 @@ was expected:
   an envelope that does not match the package's schemas/),
 - a failing step that changed the state folder (a failure must change nothing).
 
-A runtime is anything that runs a package's command line: the built-in one (`invoke`), an
-external command (`command_runtime`: `CMD PACKAGE_PATH ARG...`), or the harness's in-process one.
+A runtime is anything that runs a package's command line: the built-in one (`invoke`, cold or
+warm), an external command (`command_runtime`: `CMD PACKAGE_PATH ARG...`), or the harness's in-process one.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from .runtime import (
     invoke,
     nesting,
 )
+from .warm import WarmRuntime
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
@@ -306,8 +307,9 @@ def text(value: str | list[Any]) -> str:
 # Runtimes.
 
 
-def builtin_runtime(options: RunOptions | None = None) -> Runtime:
-    """The reference runtime (runtime.invoke): entry.command from the package root."""
+def builtin_runtime(options: RunOptions | None = None, warm: WarmRuntime | None = None) -> Runtime:
+    """The reference runtime (runtime.invoke): entry.command from the package root; with `warm`, a
+    Python package runs in a child of its warm process (warm.py), with the same result."""
     chosen = options or RunOptions()
 
     def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
@@ -318,6 +320,7 @@ def builtin_runtime(options: RunOptions | None = None) -> Runtime:
             stdin=stdin,
             timeout=chosen.timeout,
             max_output=chosen.max_output,
+            warm=warm,
         )
 
     return run

@@ -1,0 +1,348 @@
+"""The warm runtime: a call of a Python package without paying for its imports again.
+
+For a package whose entry command is `<python> <script>.py` (python3, python, python3.X, or a
+path to one; plain words only, nothing a shell would expand), `WarmRuntime` keeps one warm
+process (warm_server.py) per package, interpreter word, script and environment less its
+AGENTIC_* settings. It is started exactly as a cold call starts: from the package root, through
+the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
+imports what the script imports, then forks one child per call. The child leads a session of its
+own, takes the call's stdin, stdout and stderr (passed as descriptors over a Unix socket, so the
+bytes are the app's own), its arguments and AGENTIC_* settings, a cold process's signal state,
+and runs the script as `__main__`. Whatever the child does — crash, os._exit, leak a handle,
+change a global — dies with it.
+
+The call is bounded by process.collect, the very code that bounds a cold call: the same timeout
+for the whole call (the wait for a warm process to start included), the same output cap, the
+same grace and group kill. Two calls at once are two children. The warm process holds no lock and
+no state between calls; one that died is started again on the next call, and one that cannot
+start (an interpreter older than 3.9, no pidfd) leaves its package cold. `run` returns None when
+the package cannot be served warm: the caller then runs it cold.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import json
+import os
+import re
+import select
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .process import Finished, TimedOut, collect
+
+SERVER_SCRIPT = Path(__file__).with_name("warm_server.py")
+SHELL = "/bin/sh"
+_WORD = re.compile(r"[A-Za-z0-9_./+-]+")
+_PYTHON = re.compile(r"python(\d+(\.\d+)*)?")
+_HEADER = struct.Struct("!Q")
+# How long a call waits for its child to say its pid before it kills the warm process instead.
+_PID_WAIT = 2.0
+_AGENTIC = "AGENTIC_"
+
+
+def python_entry(command: str) -> tuple[str, str] | None:
+    """(interpreter word, script) when the entry command runs a Python script and nothing else."""
+    words = command.split()
+    if len(words) != 2 or not all(_WORD.fullmatch(word) and not word.startswith("-") for word in words):
+        return None
+    interpreter, script = words
+    if not _PYTHON.fullmatch(os.path.basename(interpreter)) or not script.endswith(".py"):
+        return None
+    return interpreter, script
+
+
+@dataclass
+class _Server:
+    """One warm process and the socket its calls arrive on."""
+
+    process: subprocess.Popen[bytes]
+    control: socket.socket
+    send_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.control.close()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # it leads a session of its own
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+
+
+@dataclass
+class _Slot:
+    """Where the warm process of one key lives; its lock is held while it starts."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    server: _Server | None = None
+    cold: bool = False  # it could not start: this key runs cold from now on
+
+
+class WarmRuntime:
+    """Warm processes for the packages it is asked to run; `close()` stops them (and so does this
+    process's end: each warm process ends when its control socket closes)."""
+
+    def __init__(self) -> None:
+        self._slots: dict[tuple[Any, ...], _Slot] = {}
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> WarmRuntime:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            slots, self._slots = list(self._slots.values()), {}
+        for slot in slots:
+            with slot.lock:
+                if slot.server is not None:
+                    slot.server.stop()
+                    slot.server = None
+
+    def run(
+        self,
+        root: Path,
+        entry_command: str,
+        args: list[str],
+        *,
+        env: Mapping[str, str],
+        stdin: bytes | int,
+        deadline: float,
+        max_output: int,
+    ) -> Finished | None:
+        """Run one call warm, bounded like run_bounded; None when this package cannot be served
+        warm (nothing of the call has run then). Raises TimedOut past the deadline."""
+        entry = python_entry(entry_command)
+        if entry is None:
+            return None
+        interpreter, script = entry
+        base_env = {name: value for name, value in env.items() if not name.startswith(_AGENTIC)}
+        key = (root, interpreter, script, tuple(sorted(base_env.items())))
+        with self._lock:
+            slot = self._slots.setdefault(key, _Slot())
+        for _ in range(2):  # a warm process that died since the last call is started again, once
+            server = self._server(slot, root, interpreter, script, base_env, deadline)
+            if server is None:
+                return None
+            call = self._send(server, root, args, env, stdin, deadline, max_output)
+            if call is not None:
+                return call
+            with slot.lock:
+                if slot.server is server:
+                    server.stop()
+                    slot.server = None
+        return None
+
+    def _server(
+        self,
+        slot: _Slot,
+        root: Path,
+        interpreter: str,
+        script: str,
+        base_env: dict[str, str],
+        deadline: float,
+    ) -> _Server | None:
+        with slot.lock:
+            if slot.cold:
+                return None
+            if slot.server is not None and slot.server.alive():
+                return slot.server
+            if slot.server is not None:
+                slot.server.stop()
+                slot.server = None
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                process = subprocess.Popen(
+                    [
+                        SHELL,
+                        "-c",
+                        f'{interpreter} "$@"',
+                        root.name,
+                        str(SERVER_SCRIPT),
+                        script,
+                        str(theirs.fileno()),
+                    ],
+                    cwd=root,
+                    env=base_env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(theirs.fileno(),),
+                    start_new_session=True,
+                )
+            except OSError:
+                ours.close()
+                slot.cold = True
+                return None
+            finally:
+                theirs.close()
+            server = _Server(process, ours)
+            try:
+                ours.settimeout(max(deadline - time.monotonic(), 0.001))
+                ready = ours.recv(1)
+            except TimeoutError:
+                server.stop()  # still importing at the deadline: the call is over, and so is it
+                raise TimedOut from None
+            except OSError:
+                ready = b""
+            if ready != b"R":
+                server.stop()
+                slot.cold = True
+                return None
+            ours.settimeout(None)
+            slot.server = server
+            return server
+
+    def _send(
+        self,
+        server: _Server,
+        root: Path,
+        args: list[str],
+        env: Mapping[str, str],
+        stdin: bytes | int,
+        deadline: float,
+        max_output: int,
+    ) -> Finished | None:
+        """Hand the call to the warm process and collect it; None when the warm process is gone
+        before it took the call."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        stdin_w: IO[bytes] | None = None
+        if isinstance(stdin, int):
+            stdin_r = stdin
+        else:
+            stdin_r, stdin_fd = os.pipe()
+            stdin_w = open(stdin_fd, "wb", buffering=0)  # noqa: SIM115 - collect() closes it
+        given = [theirs.fileno(), stdin_r, stdout_w, stderr_w]
+        try:
+            try:
+                with server.send_lock:
+                    server.control.sendmsg(
+                        [b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", given))]
+                    )
+            except OSError:
+                for descriptor in (stdout_r, stderr_r):
+                    os.close(descriptor)
+                if stdin_w is not None:
+                    stdin_w.close()
+                ours.close()
+                return None
+            finally:
+                theirs.close()
+                for descriptor in (stdout_w, stderr_w, *([stdin_r] if stdin_w is not None else [])):
+                    os.close(descriptor)
+            call = _Call(ours, server)
+            request = json.dumps(
+                {
+                    "args": args,
+                    "cwd": str(root),
+                    "agentic": {name: value for name, value in env.items() if name.startswith(_AGENTIC)},
+                }
+            ).encode()
+            try:
+                ours.settimeout(max(deadline - time.monotonic(), 0.001))
+                ours.sendall(_HEADER.pack(len(request)) + request)
+                ours.settimeout(None)
+            except TimeoutError:
+                call.kill_group()
+                raise TimedOut from None
+            except OSError:
+                pass  # the child is gone already; its status says how
+            return collect(
+                call,
+                stdin_pipe=stdin_w,
+                stdout=stdout_r,
+                stderr=stderr_r,
+                feed=b"" if isinstance(stdin, int) else stdin,
+                deadline=deadline,
+                max_output=max_output,
+            )
+        finally:
+            if stdin_w is not None:
+                with contextlib.suppress(OSError):
+                    stdin_w.close()
+            for descriptor in (stdout_r, stderr_r):
+                with contextlib.suppress(OSError):
+                    os.close(descriptor)
+            ours.close()
+
+
+class _Call:
+    """One call served by a warm process, as process.Child: its child says its pid on the call's
+    socket, and the warm process says its exit status there."""
+
+    def __init__(self, sock: socket.socket, server: _Server) -> None:
+        self.sock = sock
+        self.server = server
+        self.pid: int | None = None
+        self.returncode: int | None = None
+        self._buffer = b""
+
+    def _pump(self, timeout: float | None) -> None:
+        """Read what the call's socket says within `timeout` seconds (None: until it says more)."""
+        if self.returncode is not None:
+            return
+        ready, _, _ = select.select([self.sock], [], [], timeout)
+        if not ready:
+            return
+        try:
+            data = self.sock.recv(4096)
+        except OSError:
+            data = b""
+        if not data:
+            # The warm process died before it said how the call ended: end the call's group too.
+            if self.pid is not None:
+                self._killpg()
+            self.returncode = -signal.SIGKILL
+            return
+        self._buffer += data
+        while b"\n" in self._buffer:
+            line, self._buffer = self._buffer.split(b"\n", 1)
+            if line[:1] == b"P":
+                self.pid = int(line[1:])
+            elif line[:1] == b"S":
+                self.returncode = int(line[1:])
+
+    def poll(self) -> int | None:
+        self._pump(0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise subprocess.TimeoutExpired("warm call", timeout or 0)
+            self._pump(remaining)
+        return self.returncode
+
+    def kill_group(self) -> None:
+        give_up = time.monotonic() + _PID_WAIT
+        while self.pid is None and self.returncode is None and time.monotonic() < give_up:
+            self._pump(give_up - time.monotonic())
+        if self.pid is not None:
+            self._killpg()
+        elif self.returncode is None:
+            self.server.stop()  # no child has said its pid: the warm process itself is stuck
+
+    def _killpg(self) -> None:
+        assert self.pid is not None
+        with contextlib.suppress(OSError):
+            self.sock.send(b"K")  # the runtime's own kill: the warm process reports it as such
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)

@@ -1,0 +1,285 @@
+"""The warm process of one Python package: run by warm.py, never imported by the toolkit.
+
+Started from the package root as `sh -c '<interpreter> "$@"' SLUG warm_server.py SCRIPT FD` — the
+same shell, interpreter word, working folder and environment (less its AGENTIC_* settings) that a
+cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on
+the control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's
+own socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the
+call's socket. For each call it forks a child that leads a session of its own, takes those
+descriptors as 0, 1 and 2, takes the call's environment, and runs SCRIPT as `__main__`, then
+exits the way the interpreter would. The child says its pid on the call's socket; this process
+waits for it (a pidfd) and says its exit status there. It holds no lock and no state between
+calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
+control socket closes.
+
+Only the standard library, and Python 3.9+: the package's interpreter runs this, not the toolkit's.
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import builtins
+import contextlib
+import importlib
+import importlib.machinery
+import io
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import threading
+import types
+from typing import Any
+
+_MAX_FDS = 4
+_HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
+
+
+def main() -> None:
+    script, control_fd = sys.argv[1], int(sys.argv[2])
+    # What a cold process starts with, before this one changes anything: every child gets it back.
+    environ = dict(os.environ)
+    handlers: dict[int, object] = {number: signal.getsignal(number) for number in signal.valid_signals()}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    # A cold run's sys.path[0] is the script's folder (resolved), and so is this one's for imports.
+    script_path = os.path.abspath(script)
+    sys.path[0] = os.path.dirname(os.path.realpath(script_path))
+    control = socket.socket(fileno=control_fd)
+    if not hasattr(os, "pidfd_open"):
+        return  # it cannot wait for several children at once: the runtime runs this package cold
+    preimport(script_path)
+    control.sendall(b"R")
+    serve(control, script, script_path, environ, handlers, mask)
+
+
+def preimport(script_path: str) -> None:
+    """Import every module the script names in an import statement (anywhere in it), without
+    running the script: a failure here is the child's to meet, exactly as a cold run would."""
+    try:
+        with open(script_path, "rb") as handle:
+            tree = ast.parse(handle.read(), script_path)
+    except (OSError, SyntaxError, ValueError):
+        return
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for name in names:
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - not a module, or broken: the child will say
+                continue
+
+
+def serve(
+    control: socket.socket,
+    script: str,
+    script_path: str,
+    environ: dict[str, str],
+    handlers: dict[int, object],
+    mask: set[int],
+) -> None:
+    poller = select.poll()
+    poller.register(control.fileno(), select.POLLIN)
+    children: dict[int, tuple[int, socket.socket, int]] = {}  # pidfd -> (pid, call socket, stderr)
+    while True:
+        for descriptor, _ in poller.poll():
+            if descriptor != control.fileno():
+                pid, call, stderr = children.pop(descriptor)
+                poller.unregister(descriptor)
+                os.close(descriptor)
+                _, status = os.waitpid(pid, 0)
+                _finish(call, stderr, os.waitstatus_to_exitcode(status), status)
+                continue
+            try:
+                message, fds = _receive(control)
+            except OSError:
+                return
+            if not message:
+                return  # the runtime closed the control socket: it is gone, and so is this
+            if len(fds) != _MAX_FDS:
+                for fd in fds:
+                    os.close(fd)
+                continue
+            call = socket.socket(fileno=fds[0])
+            pid = os.fork()
+            if pid == 0:
+                control.close()
+                for pidfd, (_, other, stderr) in children.items():
+                    os.close(pidfd)
+                    os.close(stderr)
+                    other.close()
+                child(call, fds[1:], script, script_path, environ, handlers, mask)
+            # Like the shell of a cold call, this keeps the call's stderr until the child is
+            # over, to say there what signal ended it.
+            for fd in fds[1:3]:
+                os.close(fd)
+            pidfd = os.pidfd_open(pid)
+            children[pidfd] = (pid, call, fds[3])
+            poller.register(pidfd, select.POLLIN)
+
+
+def _finish(call: socket.socket, stderr: int, code: int, status: int) -> None:
+    """Say how the child ended as the shell of a cold call (`sh -c`, dash) would: a child ended by
+    signal N is exit status 128 + N, and the signal's name on stderr (not for SIGINT or SIGPIPE) —
+    unless the runtime killed the call's group itself (it says `K` first), which would have
+    killed that shell too: then the status is the signal's, and nothing is said."""
+    call.setblocking(False)
+    try:
+        killed = call.recv(1) == b"K"
+    except OSError:
+        killed = False
+    if code < 0 and not killed:
+        number = -code
+        if number not in (signal.SIGINT, signal.SIGPIPE):
+            message = signal.strsignal(number) or f"Signal {number}"
+            if os.WCOREDUMP(status):
+                message += " (core dumped)"
+            with contextlib.suppress(OSError):
+                os.write(stderr, message.encode() + b"\n")
+        code = 128 + number
+    os.close(stderr)
+    call.setblocking(True)
+    with contextlib.suppress(OSError):  # unless the caller gave up on this call
+        call.sendall(b"S%d\n" % code)
+    call.close()
+
+
+def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
+    fds_size = socket.CMSG_SPACE(_MAX_FDS * 4)
+    message, ancillary, _, _ = control.recvmsg(1, fds_size)
+    fds: list[int] = []
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds += list(struct.unpack(f"{len(data) // 4}i", data[: len(data) - len(data) % 4]))
+    return message, fds
+
+
+def child(
+    call: socket.socket,
+    streams: list[int],
+    script: str,
+    script_path: str,
+    environ: dict[str, str],
+    handlers: dict[int, object],
+    mask: set[int],
+) -> None:
+    """The forked child: become a cold process of this call, run the script, exit. Never returns."""
+    try:
+        os.setsid()  # a session and group of its own, which the runtime kills whole
+        call.sendall(b"P%d\n" % os.getpid())
+        request = json.loads(_read_request(call))
+        call.close()
+        for target, descriptor in enumerate(streams):
+            os.dup2(descriptor, target)
+            os.close(descriptor)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update({k: v for k, v in environ.items() if not k.startswith("AGENTIC_")})
+        os.environ.update(request["agentic"])
+        for number, handler in handlers.items():
+            if signal.getsignal(number) is not handler and handler is not None:
+                signal.signal(number, handler)  # type: ignore[arg-type]
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        _fresh_stdio()
+        sys.argv = [script, *request["args"]]
+        sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
+    except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run
+        os._exit(127)
+    os._exit(run_script(script_path))
+
+
+def _read_request(call: socket.socket) -> bytes:
+    header = _read_exactly(call, _HEADER.size)
+    return _read_exactly(call, _HEADER.unpack(header)[0])
+
+
+def _read_exactly(call: socket.socket, size: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < size:
+        chunk = call.recv(min(size - len(chunks), 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks += chunk
+    return bytes(chunks)
+
+
+def _fresh_stdio() -> None:
+    """sys.stdin, stdout and stderr built on descriptors 0, 1 and 2 as the interpreter builds them
+    at start-up (same encoding, errors and buffering), so what a run writes is what it would write
+    cold."""
+    for number, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        old = getattr(sys, name)
+        buffered: Any = io.open(number, mode + "b", closefd=False)  # noqa: SIM115, UP020
+        buffered.raw.name = f"<{name}>"
+        stream = io.TextIOWrapper(
+            buffered,
+            encoding=old.encoding,
+            errors=old.errors,
+            newline="\n",
+            line_buffering=old.line_buffering,
+            write_through=old.write_through,
+        )
+        stream.mode = mode  # type: ignore[misc]
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+def run_script(script_path: str) -> int:
+    """Run the script as `__main__` and finish as the interpreter does: SystemExit's code, a
+    traceback (from the script's own frames) and 1 for an uncaught exception, then threads joined,
+    atexit handlers run and the streams flushed (120 when that fails). An uncaught
+    KeyboardInterrupt ends the process by SIGINT, as it does a cold one."""
+    module = types.ModuleType("__main__")
+    module.__file__ = script_path
+    module.__cached__ = None  # type: ignore[attr-defined]
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", script_path)
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules["__main__"] = module
+    status = 0
+    interrupted = False
+    try:
+        with open(script_path, "rb") as handle:
+            code = compile(handle.read(), script_path, "exec")
+        exec(code, module.__dict__)
+    except SystemExit as exit_:
+        status = _exit_status(exit_.code)
+    except BaseException as error:  # noqa: BLE001 - as the interpreter, which prints and exits 1
+        tb = error.__traceback__
+        tb = tb.tb_next if tb is not None else None  # this function's frame is not the script's
+        sys.excepthook(type(error), error.with_traceback(tb), tb)
+        status, interrupted = 1, isinstance(error, KeyboardInterrupt)
+    threading_shutdown = getattr(threading, "_shutdown", None)
+    if threading_shutdown is not None:
+        threading_shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001
+            status = 120
+    if interrupted:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+    return status
+
+
+def _exit_status(code: object) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    with contextlib.suppress(Exception):
+        print(code, file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    main()
