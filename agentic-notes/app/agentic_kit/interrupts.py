@@ -15,9 +15,9 @@ core of `signal`, which loads no Python code), so that an interrupt during start
 first statement, while the Python interpreter itself starts — its `site` imports, compiling
 `cli.py` — SIGINT is Python's: it may print a KeyboardInterrupt on stderr and exit with status 1,
 or die by SIGINT after that traceback. Nothing has been read or written by then, and nothing is
-on stdout.) In-process runs (tests,
-warm runtimes) never change how the host handles signals; they only hold them back while a
-commit or a print is under way, and deliver them when the run returns.
+on stdout.) In-process runs (tests, warm runtimes) never change how the host handles signals;
+they only hold them back while a commit or a print is under way, and deliver them when the run
+returns.
 """
 
 from __future__ import annotations
