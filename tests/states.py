@@ -259,6 +259,7 @@ BREAKS: dict[str, Break] = {
     "an id in other digits": entity(id=_other_digits),
     "an id with an extra zero": entity(id=_with_prefix("00001")),
     "an id of 17 digits": entity(id=_with_prefix(str(10**16))),
+    "an id of 0000 (the counter starts at 1)": entity(id=_with_prefix("0000")),
     # Timestamps and dues
     "a timestamp without an offset": entity(createdAt="2026-04-01T00:00:00"),
     "a timestamp with an offset other than Z": entity(createdAt="2026-04-01T00:00:00.000+00:00"),
@@ -287,6 +288,11 @@ BREAKS: dict[str, Break] = {
         lambda item: item["completedAt"] is not None and _after_the_first_moment("createdAt")(item),
         completedAt=lambda item: _before(item["createdAt"]),
     ),
+    "completedAt after updatedAt": entity(
+        TODO,
+        lambda item: item["completedAt"] is not None and item["updatedAt"] < "9997",
+        completedAt="9997-12-31T23:59:59.999Z",
+    ),
     # Notes
     "tags out of order": entity(NOTES, tags=["b", "a"]),
     "a tag twice": entity(NOTES, tags=["a", "a"]),
@@ -296,6 +302,10 @@ BREAKS: dict[str, Break] = {
     "a tag with a no-break space": entity(NOTES, tags=["a\xa0b"]),
     "a tag of two lines": entity(NOTES, tags=["a\nb"]),
     "a tag with a bidi control": entity(NOTES, tags=["a\u202eb"]),
+    "a tag with a zero-width space": entity(NOTES, tags=["a\u200bb"]),
+    "a tag with a soft hyphen": entity(NOTES, tags=["a\xadb"]),
+    "a tag with a private-use character": entity(NOTES, tags=["a\ue000b"]),
+    "a body with a NUL": entity(NOTES, body="a\x00b"),
     "a body over 1 MiB": entity(NOTES, body="é" * (512 * 1024 + 1)),
     # Timers
     "a countdown without durationMs": entity(TIMER, kind="countdown", durationMs=None),

@@ -9,14 +9,13 @@ once, checks its input, runs one transition inside one store transaction (or one
 read), and returns the timers as they read at that moment.
 """
 
-from __future__ import annotations
-
 import _signal  # type: ignore[import-not-found]  # `signal` without its enums: this runs at once
 
-# First of all, before any other import: from here on a SIGINT ends the run quietly, by the
-# kernel's default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only
-# when run as the entry, and when Python's own handler is set (a background job's SIGINT stays
-# ignored); the Python interpreter's start-up, before this line, is Python's.
+# The first statement after the docstring (so no `from __future__` import, which would have to
+# come first; Python 3.11 needs none): from here on a SIGINT ends the run quietly, by the kernel's
+# default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only when run
+# as the entry, and when Python's own handler is set (a background job's SIGINT stays ignored);
+# the Python interpreter's start-up, before this line, is Python's.
 if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 

@@ -57,6 +57,7 @@ STORED_DUE_PATTERN = rf"^{_DAY}(?:{_TIME})?$"
 NOT_ASCII = "holds characters that are not ASCII (only ASCII digits count)"
 NOT_A_DATE_TIME = "is not an ISO-8601 date-time like 2026-04-05T09:30:00Z"
 NOT_A_DUE = "is not a date YYYY-MM-DD or a date-time like 2026-04-05T09:30:00Z"
+NO_TIME = "is a date without a time"
 NO_OFFSET = "has no offset (add Z for UTC, or one like +02:00)"
 LONG_FRACTION = f"has more than {_MAX_FRACTION_DIGITS} digits after the seconds' decimal point"
 NOT_REAL = "is not a real date and time (no such month, day, hour, minute or second)"
@@ -109,7 +110,9 @@ def parse_instant(text: str, *, assume_utc: bool = False) -> datetime:
     """
     match = _DATETIME.fullmatch(text)
     if not match:
-        raise DateError(NOT_ASCII if not text.isascii() else NOT_A_DATE_TIME)
+        if not text.isascii():
+            raise DateError(NOT_ASCII)
+        raise DateError(NO_TIME if _DATE.fullmatch(text) else NOT_A_DATE_TIME)
     if match["zone"] is None and not assume_utc:
         raise DateError(NO_OFFSET)
     if match["fraction"] is not None and len(match["fraction"]) > _MAX_FRACTION_DIGITS:

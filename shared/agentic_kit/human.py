@@ -19,10 +19,14 @@ from typing import Any
 from .envelope import Envelope
 from .text import LAYOUT_CONTROLS
 
-# Characters that show nothing but change or hide text: soft hyphen, zero-width space, non-joiner
-# and joiner, word joiner and invisible operators, deprecated format controls, byte-order mark,
-# interlinear annotation, and the tag characters.
-_INVISIBLE = r"\xad\u200b-\u200d\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
+# Characters that show nothing but change or hide text: soft hyphen, combining grapheme joiner,
+# Hangul and Khmer fillers, Mongolian vowel separator, zero-width space, non-joiner and joiner,
+# word joiner and invisible operators, deprecated format controls, byte-order mark, interlinear
+# annotation, and the tag characters.
+_INVISIBLE = (
+    r"\xad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164"
+    r"\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f"
+)
 # C0 and C1 controls and DEL (but not newline or tab), layout controls, invisible characters, and
 # lone surrogates.
 _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE}\ud800-\udfff]")
@@ -38,9 +42,9 @@ _SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
 def render(envelope: Envelope) -> str:
     if not envelope["ok"]:
         error = envelope["error"]
-        lines = [f"Error {error['code']}: {safe(error['message'])}"]
+        lines = [f"Error {error['code']}: {_one_line(error['message'])}"]
         if "hint" in error:
-            lines.append(f"Hint: {safe(error['hint'])}")
+            lines.append(f"Hint: {_one_line(error['hint'])}")
         return "\n".join(lines)
     if "help" in envelope:
         return safe(str(envelope["help"]).rstrip())
@@ -50,6 +54,11 @@ def render(envelope: Envelope) -> str:
         lines.append(f"({shown or envelope['count']} item{'s' if envelope['count'] != 1 else ''})")
         return "\n".join(lines)
     return _details(envelope["item"])
+
+
+def _one_line(text: str) -> str:
+    """A message on its one line: a newline or tab in it (from a path it names) is escaped too."""
+    return safe(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def _summary(item: Mapping[str, Any]) -> str:

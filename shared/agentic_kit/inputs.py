@@ -15,6 +15,7 @@ from .errors import AppError, validation_error
 from .text import NOT_ONE_LINE, printable, quoted
 
 STDIN_PATH = "-"
+MAX_COUNT_DIGITS = 4000  # below Python's 4300-digit limit for turning text into an int
 
 
 def check_text(
@@ -126,7 +127,12 @@ def count(value: str | int) -> int:
         return value
     if not (value.isascii() and value.isdigit()):
         raise typer.BadParameter(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    if len(digits) > MAX_COUNT_DIGITS:  # past Python's own limit for int(); no count needs them
+        raise typer.BadParameter(
+            f"{quoted(value)} has {len(digits)} digits; a count has at most {MAX_COUNT_DIGITS}."
+        )
+    return int(digits)
 
 
 def file_path(value: str) -> str:

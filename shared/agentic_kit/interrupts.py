@@ -8,14 +8,16 @@ is about to be printed, both signals are held back: the run finishes, prints its
 and exits with its own status, and the held signal is dropped — the run it was meant to stop is
 already over. So an interrupted run prints one whole, true envelope or nothing at all.
 
-An app's `cli.py` does what `end_runs_quietly()` does as its very first statement, before any
-other import, with `_signal` (the C core of `signal`, which loads no Python code), so that an
-interrupt during start-up is quiet too; `runner.main()` calls `end_runs_quietly()` again, for an
-entry script that does not. (Before that first statement, while the Python interpreter itself
-starts — its `site` imports, compiling `cli.py` — SIGINT is Python's: it may print a
-KeyboardInterrupt on stderr. Nothing has been read or written by then.) In-process runs (tests,
-warm runtimes) never change how the host handles signals; they only hold them back while a
-commit or a print is under way, and deliver them when the run returns.
+An app's `cli.py` does what `end_runs_quietly()` does as its very first statement after the
+docstring, before any other import (so with no `from __future__` import), with `_signal` (the C
+core of `signal`, which loads no Python code), so that an interrupt during start-up is quiet too;
+`runner.main()` calls `end_runs_quietly()` again, for an entry script that does not. (Before that
+first statement, while the Python interpreter itself starts — its `site` imports, compiling
+`cli.py` — SIGINT is Python's: it may print a KeyboardInterrupt on stderr and exit with status 1,
+or die by SIGINT after that traceback. Nothing has been read or written by then, and nothing is
+on stdout.) In-process runs (tests, warm runtimes) never change how the host handles signals;
+they only hold them back while a commit or a print is under way, and deliver them when the run
+returns.
 """
 
 from __future__ import annotations

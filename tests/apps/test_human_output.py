@@ -116,6 +116,10 @@ def test_human_output_escapes_layout_and_bidi_controls_as_it_escapes_c0_controls
         ("\xad", "\\xad"),  # soft hyphen
         ("\ufff9", "\\ufff9"),  # interlinear annotation anchor
         ("\U000e0041", "\\U000e0041"),  # tag letter A: text no one sees
+        ("\u034f", "\\u034f"),  # combining grapheme joiner
+        ("\u115f", "\\u115f"),  # Hangul choseong filler, blank as a space
+        ("\u3164", "\\u3164"),  # Hangul filler
+        ("\u180e", "\\u180e"),  # Mongolian vowel separator
     ],
 )
 def test_human_output_escapes_invisible_format_characters(todo: AppRunner, hidden: str, shown: str) -> None:
@@ -157,3 +161,10 @@ def test_describe_as_text_shows_its_commands_as_json(todo: AppRunner) -> None:
     commands, errors = (json.loads("\n".join(fields[name])) for name in ("commands", "errors"))
     assert [command["name"] for command in commands][:2] == ["describe", "add"]
     assert errors[0] == {"code": "INTERNAL_ERROR", "exit": 1}
+
+
+def test_a_human_error_message_stays_on_one_line(notes: AppRunner) -> None:
+    """A newline or tab in a path a message names is escaped, as other controls are."""
+    out = notes.run_human("add", "x", "--body-file", "a\nb\tc")
+    assert out.exit_status == 3
+    assert out.stdout == "Error VALIDATION_ERROR: --body-file a\\nb\\tc: no such file.\n"

@@ -58,15 +58,11 @@ ENTRY_SCRIPTS = [
 @pytest.mark.parametrize("script", ENTRY_SCRIPTS, ids=lambda path: str(path.parents[1].name))
 def test_sigint_is_set_to_end_the_run_quietly_before_any_other_import(script: Path) -> None:
     """Whatever runs before it is a window in which a SIGINT is Python's (a KeyboardInterrupt on
-    stderr): nothing but the import of the signal module itself (`_signal`: no Python code to load)
-    may come first."""
-    body = [
-        node
-        for node in ast.parse(script.read_text()).body
-        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))  # the docstring
-        and not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
-    ]
-    first, second = body[:2]
+    stderr): nothing but the docstring and the import of the signal module itself (`_signal`: no
+    Python code to load) may come first — not even `from __future__ import annotations`."""
+    docstring, first, second = ast.parse(script.read_text()).body[:3]
+    assert isinstance(docstring, ast.Expr)
+    assert isinstance(docstring.value, ast.Constant)
     assert isinstance(first, ast.Import)
     assert [alias.name for alias in first.names] == ["_signal"]
     assert isinstance(second, ast.If)

@@ -49,6 +49,10 @@ SAYS = {
     "a tag in capitals": "is inconsistent: the tags of nt_0001 are not all lowercase",
     "updatedAt before createdAt": "_0001 has moments out of order (updatedAt",
     "completedAt before createdAt": "is inconsistent: td_0003 has moments out of order",
+    "completedAt after updatedAt": "td_0003 has moments out of order (completedAt after updatedAt)",
+    "an id of 0000 (the counter starts at 1)": "_0000' is not in the form the app writes",
+    "a tag with a zero-width space": "is inconsistent: a tag of nt_0001 holds a character no tag may hold",
+    "a body with a NUL": "is inconsistent: the body of nt_0001 holds a NUL character",
     "createdAt other than startedAt": "timer tm_0001 has a createdAt other than its startedAt",
     "a paused timer changed after its pause": "timer tm_0003 is paused but its updatedAt is not its pausedAt",
 }

@@ -47,7 +47,10 @@ def normalise_tags(tags: list[str]) -> list[str]:
                 f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
             )
         if len(clean) > TAG_MAX_CHARS:
-            raise validation_error(f"Tag {quoted(tag)} is longer than {TAG_MAX_CHARS} characters.")
+            raise validation_error(
+                f"Tag {quoted(tag)} is {len(clean)} characters trimmed and lowercased, as it is kept; "
+                f"the limit is {TAG_MAX_CHARS}."
+            )
         normalised.append(clean)
     return normalised
 

@@ -35,7 +35,8 @@ _UPDATED = "When the note last changed (UTC, milliseconds)."
 NoteId = Annotated[str, Field(pattern=id_pattern(ID_PREFIX), description=_ID)]
 Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS, pattern=STORED_LINE_PATTERN)]
 # A tag as every version has written it: one word, no space, control, separator or bidi control
-# (lowercase is checked by NotesState.problems: no pattern can say it for all of Unicode).
+# (lowercase and printable are checked by NotesState.problems: no pattern can say them for all of
+# Unicode).
 TAG_PATTERN = rf"^[^{CONTROLS}{SPACES}{LAYOUT_CONTROLS}]+$"
 Tags = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=TAG_MAX_CHARS, pattern=TAG_PATTERN)]],
@@ -100,9 +101,20 @@ class NotesState(VersionedState):
             if tags and any(tag != tag.lower() for tag in tags):
                 yield f"the tags of {note.id} are not all lowercase"
                 return
+            # What a tag given to add or tag could never hold (inputs.normalise_tags): a format
+            # character such as a zero-width space, or any other that is not printable.
+            if tags and not all(map(str.isprintable, tags)):
+                yield (
+                    f"a tag of {note.id} holds a character no tag may hold "
+                    "(a control, format or separator character)"
+                )
+                return
             # Timestamps of the stored form compare as text in the order of their instants.
             if note.updated_at < note.created_at:
                 yield f"{note.id} has moments out of order (updatedAt before createdAt)"
+                return
+            if "\x00" in note.body:  # no argument can carry a NUL, and a body file with one is refused
+                yield f"the body of {note.id} holds a NUL character, which no note's body may hold"
                 return
             # Four bytes a character at most: only a long body needs encoding to be measured.
             if len(note.body) * 4 > BODY_MAX_BYTES and len(note.body.encode()) > BODY_MAX_BYTES:

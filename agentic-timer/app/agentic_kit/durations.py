@@ -16,20 +16,25 @@ _ISO = re.compile(
     r"P(?:(?P<d>[0-9]+)D)?(?:T(?:(?P<h>[0-9]+)H)?(?:(?P<m>[0-9]+)M)?(?:(?P<s>[0-9]+(?:[.,][0-9]{1,3})?)S)?)?"
 )
 
+_FINE_SECONDS = re.compile(r"[0-9][.,][0-9]{4,}s$")  # PT0.0001S: finer than a millisecond
+
 DURATION_FORMATS = "like 90s, 25m, 1h30m, 2h or ISO-8601 PT25M"
 
 
 def parse_duration(text: str) -> int:
-    """Milliseconds in the duration; ValueError when it is not one of the accepted forms.
+    """Milliseconds in the duration; ValueError, saying what is wrong, when it is not one of the
+    accepted forms.
 
     Zero is returned as 0: whether zero is allowed is the caller's rule.
     """
     if not text.isascii():
-        raise ValueError(f"not a duration: {text!r}")
+        raise ValueError("holds characters that are not ASCII (only ASCII digits count)")
     cleaned = text.strip().lower()
     match = _COMPACT.fullmatch(cleaned) if not cleaned.startswith("p") else _ISO.fullmatch(cleaned.upper())
     if not cleaned or match is None or not any(match.groupdict().values()) or cleaned.endswith("t"):
-        raise ValueError(f"not a duration: {text!r}")
+        if _FINE_SECONDS.search(cleaned):
+            raise ValueError("has more than 3 decimals of a second: durations count whole milliseconds")
+        raise ValueError("is not a duration")
     total = Decimal(0)
     for unit, value in match.groupdict().items():
         if value is not None:

@@ -29,17 +29,18 @@ def format_id(prefix: str, number: int) -> str:
 
 def id_pattern(prefix: str) -> str:
     """The IDs format_id makes, and only those: ASCII digits, four at least (16 at most: MAX_ID
-    has 16), no extra leading zero."""
-    return rf"^{re.escape(prefix)}_(?:[0-9]{{4}}|[1-9][0-9]{{4,15}})$"
+    has 16), no extra leading zero, and not 0000 (the counter starts at 1)."""
+    four_digits = "000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3}"
+    return rf"^{re.escape(prefix)}_(?:{four_digits}|[1-9][0-9]{{4,15}})$"
 
 
 def check_id(prefix: str, text: str) -> str:
     """The ID as given, or VALIDATION_ERROR when it is not one format_id could have made: another
-    prefix, digits of another script, an extra leading zero (td_00001), or past MAX_ID."""
+    prefix, digits of another script, an extra leading zero (td_00001), td_0000, or past MAX_ID."""
     if not re.fullmatch(id_pattern(prefix), text) or int(text.rpartition("_")[2]) > MAX_ID:
         raise validation_error(
             f"{quoted(text)} is not a valid id; ids look like {format_id(prefix, 1)} "
-            f"({prefix}_ and 4 to 16 digits, no extra leading zero).",
+            f"({prefix}_ and 4 to 16 digits, no extra leading zero, from {format_id(prefix, 1)} on).",
             "Use an id exactly as a previous command returned it.",
         )
     return text

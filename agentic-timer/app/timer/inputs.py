@@ -21,10 +21,9 @@ def check_label(label: str) -> str:
 def check_duration(text: str) -> int:
     try:
         duration = parse_duration(text)
-    except ValueError:
-        raise validation_error(
-            f"--duration {quoted(text)} is not a duration.", f"Write it {DURATION_FORMATS}."
-        ) from None
+    except ValueError as error:
+        hint = f"Write it {DURATION_FORMATS}."
+        raise validation_error(f"--duration {quoted(text)} {error}.", hint) from None
     return _check_length(duration, f"--duration {quoted(text)}")
 
 

@@ -15,6 +15,8 @@
   refuse to read.
 - Only a regular file of at most MAX_STATE_BYTES is read: a FIFO or a device is STATE_IO_ERROR
   (opened without waiting for a writer), a larger file STATE_CORRUPT (no write makes one).
+- Every command that reads or writes the state checks the settings (AGENTIC_NOW,
+  AGENTIC_LOCK_TIMEOUT) when it opens the store, whether or not it uses them.
 - Nothing is created before it is known that it can be: a missing folder or the lock file only in
   a writable folder, and a lock file that cannot be made is STATE_IO_ERROR at once.
 - The names of the store's own files (`<state>.lock`, `.<state>.<16 hex digits>.tmp`) are never a
@@ -38,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import from_json
 
-from . import interrupts
+from . import clock, interrupts
 from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, HasId, id_problems
@@ -151,6 +153,14 @@ def lock_timeout() -> float:
     return seconds
 
 
+def check_settings() -> None:
+    """Refuse a bad AGENTIC_NOW or AGENTIC_LOCK_TIMEOUT (VALIDATION_ERROR) whether or not this
+    command would use it: every command that reads or writes the state checks both, the same way,
+    so a setting that is wrong never passes unseen in a read and fails only in a write."""
+    clock.now()
+    lock_timeout()
+
+
 def _io_error(action: str, path: Path, error: OSError) -> AppError:
     reason = error.strerror or type(error).__name__
     return AppError(
@@ -166,6 +176,7 @@ class StateStore(Generic[StateT]):
     commits: ClassVar[int] = 0
 
     def __init__(self, path: Path, model: type[StateT]) -> None:
+        check_settings()
         self.path = path
         self.model = model
 

@@ -67,3 +67,6 @@ class TodoState(VersionedState):
             if item.updated_at < item.created_at or (item.completed_at or item.created_at) < item.created_at:
                 yield f"{item.id} has moments out of order (updatedAt or completedAt before createdAt)"
                 return
+            if (item.completed_at or item.updated_at) > item.updated_at:  # completing is a change
+                yield f"{item.id} has moments out of order (completedAt after updatedAt)"
+                return

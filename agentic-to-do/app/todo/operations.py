@@ -6,6 +6,7 @@ from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import deadline
+from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.ids import find_by_id, format_id
 
 from .models import ID_PREFIX, Status, TodoItem, TodoState
@@ -73,7 +74,20 @@ def update_item(
         changes["description"] = description
     if due_at is not None or clear_due_at:
         changes["due_at"] = due_at
+    if item.completed_at is not None and now < item.completed_at and _changes_any(item, changes):
+        # Completing was a change: the next one cannot come before it (completedAt <= updatedAt).
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"Cannot change {item.id}: the clock reads {now}, "
+            f"before it was completed at {item.completed_at}.",
+            "Check the clock (AGENTIC_NOW), or reopen the item first.",
+        )
     apply_changes(item, changes, now)
+
+
+def _changes_any(item: TodoItem, changes: dict[str, object]) -> bool:
+    """Whether apply_changes would change a field (an update that changes nothing is no change)."""
+    return any(getattr(item, field) != value for field, value in changes.items())
 
 
 def complete_item(item: TodoItem, *, now: str) -> None:
