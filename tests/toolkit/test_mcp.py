@@ -415,6 +415,28 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
     assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
 
 
+def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(tmp_path: Path) -> None:
+    """32 packages whose describe hangs, with --timeout 2: 8 at a time, start-up took four times
+    2 s and more; with one deadline for all of them it answers within it, plus the server's own
+    start and the processes' start and end (about 3 s on a loaded 2-core machine: 6 s allowed),
+    and names each package left out."""
+    roots = tmp_path / "packages"
+    for number in range(32):
+        shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
+    log = tmp_path / "server.log"
+    started = time.monotonic()
+
+    async def scenario(session: ClientSession) -> None:
+        assert (await session.list_tools()).tools == []
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, ["--approve", "--timeout", "2", str(roots)], errlog=errlog)
+    assert time.monotonic() - started < 2 + 6
+    logged = log.read_text()
+    for number in range(32):
+        assert f"{roots / f'hangs-{number}'} is not served: describe failed" in logged
+
+
 def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
