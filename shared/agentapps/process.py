@@ -8,6 +8,8 @@ output, whatever the process does.
 - Past `max_output` bytes on stdout or on stderr the group is killed; the result names the stream.
 - Once the entry process has exited, output still arriving is read for EXIT_GRACE seconds at
   most; then whatever in its group still holds the pipes is killed, and the pipes are closed.
+- When the call ends, however it ends, every process it started that is still alive is killed,
+  in its group or not (descendants.py: on Linux, those that called setsid() too).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
+
+from .descendants import Tracker
 
 # How long output may keep arriving after the entry process exited (from children holding its
 # pipes); everything the entry process itself wrote is already in the pipe when it exits.
@@ -57,6 +61,11 @@ class Child(Protocol):
     @property
     def returncode(self) -> int | None: ...
 
+    @property
+    def pid(self) -> int | None:
+        """The entry process's pid, once known."""
+        ...
+
     def poll(self) -> int | None: ...
 
     def wait(self, timeout: float | None = None) -> int:
@@ -77,6 +86,10 @@ class _Spawned:
     @property
     def returncode(self) -> int | None:
         return self.process.returncode
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
 
     def poll(self) -> int | None:
         return self.process.poll()
@@ -106,6 +119,7 @@ def run_bounded(
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
     deadline = time.monotonic() + timeout
+    tracker = Tracker()  # before the process starts: all it starts begins after
     process = subprocess.Popen(
         list(argv),
         cwd=cwd,
@@ -127,6 +141,7 @@ def run_bounded(
             feed=b"" if isinstance(stdin, int) else stdin,
             deadline=deadline,
             max_output=max_output,
+            tracker=tracker,
         )
     finally:
         for pipe in (process.stdin, process.stdout, process.stderr):
@@ -136,6 +151,7 @@ def run_bounded(
         if process.returncode is None:  # only when collecting itself failed
             child.kill_group()
             process.wait()
+            tracker.end(process.pid)
 
 
 def collect(
@@ -147,11 +163,30 @@ def collect(
     feed: bytes,
     deadline: float,
     max_output: int,
+    tracker: Tracker | None = None,
 ) -> Finished:
     """Feed `feed` into stdin_pipe (then close it) and read the stdout and stderr pipes until the
     child exits (then for EXIT_GRACE at most), the deadline passes (TimedOut), or a stream passes
     `max_output` bytes. The caller owns and closes stdout and stderr; stdin_pipe is closed here
-    (closing it again is harmless)."""
+    (closing it again is harmless). Whatever ends the call, every process it started is killed
+    when it ends (descendants.py), those that left its session included."""
+    tracker = tracker or Tracker()
+    try:
+        return _collect(child, stdin_pipe, stdout, stderr, feed, deadline, max_output, tracker)
+    finally:
+        tracker.end(child.pid)
+
+
+def _collect(
+    child: Child,
+    stdin_pipe: IO[bytes] | None,
+    stdout: int,
+    stderr: int,
+    feed: bytes,
+    deadline: float,
+    max_output: int,
+    tracker: Tracker,
+) -> Finished:
     stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
     names = {stdout: "stdout", stderr: "stderr"}
     received = {descriptor: bytearray() for descriptor in names}
@@ -168,6 +203,7 @@ def collect(
         exited_at: float | None = None
         over_cap: str | None = None
         while selector.get_map() and over_cap is None:
+            tracker.watch(child.pid)
             now = time.monotonic()
             if exited_at is None and child.poll() is not None:
                 exited_at = now
