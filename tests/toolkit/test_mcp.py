@@ -23,7 +23,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import TextContent, ToolAnnotations
 
 from agentapps.manifest import load_app_manifest
-from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT
+from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT, load_commands
+from agentapps.runtime import RunOptions
+from agentapps.warm import WarmRuntime
 from tests.toolkit.conftest import FIXTURES, SUITE
 
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
@@ -417,24 +419,23 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
     assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
 
 
-def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(tmp_path: Path) -> None:
+@pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
+def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], warm: bool
+) -> None:
     """32 packages whose describe hangs, with --timeout 2: 8 at a time, start-up took four times
-    2 s and more; with one deadline for all of them it answers within it, plus the server's own
-    start and the processes' start and end (about 3 s on a loaded 2-core machine: 6 s allowed),
-    and names each package left out."""
+    2 s and more; with one deadline for all of them it is over within it, plus the time to start
+    and end the processes (5 s allowed: the machine may be loaded), and names each left out.
+    Timed here is start-up itself, not the server's own import."""
     roots = tmp_path / "packages"
     for number in range(32):
         shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
-    log = tmp_path / "server.log"
-    started = time.monotonic()
-
-    async def scenario(session: ClientSession) -> None:
-        assert (await session.list_tools()).tools == []
-
-    with log.open("w") as errlog:
-        run(tmp_path, scenario, ["--approve", "--timeout", "2", str(roots)], errlog=errlog)
-    assert time.monotonic() - started < 2 + 6
-    logged = log.read_text()
+    with WarmRuntime() as runtime:
+        started = time.monotonic()
+        commands = load_commands([roots], True, RunOptions(2.0), runtime if warm else None)
+        assert time.monotonic() - started < 2 + 5
+    assert commands == {}
+    logged = capsys.readouterr().err
     for number in range(32):
         assert f"{roots / f'hangs-{number}'} is not served: describe failed" in logged
 
