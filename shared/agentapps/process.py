@@ -172,83 +172,71 @@ def collect(
     when it ends (descendants.py), those that left its session included."""
     tracker = tracker or Tracker()
     try:
-        return _collect(child, stdin_pipe, stdout, stderr, feed, deadline, max_output, tracker)
-    finally:
-        tracker.end(child.pid)
-
-
-def _collect(
-    child: Child,
-    stdin_pipe: IO[bytes] | None,
-    stdout: int,
-    stderr: int,
-    feed: bytes,
-    deadline: float,
-    max_output: int,
-    tracker: Tracker,
-) -> Finished:
-    stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
-    names = {stdout: "stdout", stderr: "stderr"}
-    received = {descriptor: bytearray() for descriptor in names}
-    pending = memoryview(feed)
-    with selectors.DefaultSelector() as selector:
-        for descriptor in names:
-            os.set_blocking(descriptor, False)
-            selector.register(descriptor, selectors.EVENT_READ)
-        if stdin_pipe is not None and pending:
-            os.set_blocking(stdin_fd, False)
-            selector.register(stdin_fd, selectors.EVENT_WRITE)
-        elif stdin_pipe is not None:
-            stdin_pipe.close()
-        exited_at: float | None = None
-        over_cap: str | None = None
-        while selector.get_map() and over_cap is None:
-            tracker.watch(child.pid)
-            now = time.monotonic()
-            if exited_at is None and child.poll() is not None:
-                exited_at = now
-            limit = deadline if exited_at is None else exited_at + EXIT_GRACE
-            if now >= limit:
-                break
-            for key, _ in selector.select(min(limit - now, _POLL)):
-                descriptor = key.fd
-                if descriptor == stdin_fd:
-                    pending = _feed(descriptor, pending)
-                    if not pending and stdin_pipe is not None:
-                        selector.unregister(descriptor)
-                        stdin_pipe.close()
-                    continue
-                chunk = _read(descriptor)
-                if chunk is None:
-                    continue
-                if not chunk:
-                    selector.unregister(descriptor)
-                    continue
-                received[descriptor] += chunk
-                if len(received[descriptor]) > max_output:
-                    over_cap = names[descriptor]
+        stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
+        names = {stdout: "stdout", stderr: "stderr"}
+        received = {descriptor: bytearray() for descriptor in names}
+        pending = memoryview(feed)
+        with selectors.DefaultSelector() as selector:
+            for descriptor in names:
+                os.set_blocking(descriptor, False)
+                selector.register(descriptor, selectors.EVENT_READ)
+            if stdin_pipe is not None and pending:
+                os.set_blocking(stdin_fd, False)
+                selector.register(stdin_fd, selectors.EVENT_WRITE)
+            elif stdin_pipe is not None:
+                stdin_pipe.close()
+            exited_at: float | None = None
+            over_cap: str | None = None
+            while selector.get_map() and over_cap is None:
+                tracker.watch(child.pid)
+                now = time.monotonic()
+                if exited_at is None and child.poll() is not None:
+                    exited_at = now
+                limit = deadline if exited_at is None else exited_at + EXIT_GRACE
+                if now >= limit:
                     break
-        holders_left = any(descriptor in names for descriptor in selector.get_map())
-    if stdin_pipe is not None:
-        with contextlib.suppress(OSError):
-            stdin_pipe.close()
-    if over_cap is not None:
-        child.kill_group()
-        child.wait()
-    elif exited_at is None:
-        # The pipes closed (or the deadline passed) before the entry process exited.
-        try:
-            child.wait(max(deadline - time.monotonic(), 0))
-        except subprocess.TimeoutExpired:
+                for key, _ in selector.select(min(limit - now, _POLL)):
+                    descriptor = key.fd
+                    if descriptor == stdin_fd:
+                        pending = _feed(descriptor, pending)
+                        if not pending and stdin_pipe is not None:
+                            selector.unregister(descriptor)
+                            stdin_pipe.close()
+                        continue
+                    chunk = _read(descriptor)
+                    if chunk is None:
+                        continue
+                    if not chunk:
+                        selector.unregister(descriptor)
+                        continue
+                    received[descriptor] += chunk
+                    if len(received[descriptor]) > max_output:
+                        over_cap = names[descriptor]
+                        break
+            holders_left = any(descriptor in names for descriptor in selector.get_map())
+        if stdin_pipe is not None:
+            with contextlib.suppress(OSError):
+                stdin_pipe.close()
+        if over_cap is not None:
             child.kill_group()
             child.wait()
-            raise TimedOut from None
-    if holders_left and over_cap is None:
-        child.kill_group()  # what is left of its group still holds the pipes
-    status = child.returncode
-    assert status is not None
-    out, err = (bytes(received[descriptor]) for descriptor in names)
-    return Finished(status, out, err, over_cap)
+        elif exited_at is None:
+            # The pipes closed (or the deadline passed) before the entry process exited.
+            try:
+                child.wait(max(deadline - time.monotonic(), 0))
+            except subprocess.TimeoutExpired:
+                child.kill_group()
+                child.wait()
+                raise TimedOut from None
+        if holders_left and over_cap is None:
+            child.kill_group()  # what is left of its group still holds the pipes
+        status = child.returncode
+        assert status is not None
+        out, err = (bytes(received[descriptor]) for descriptor in names)
+        return Finished(status, out, err, over_cap)
+
+    finally:
+        tracker.end(child.pid)
 
 
 def _feed(descriptor: int, pending: memoryview) -> memoryview:
