@@ -131,8 +131,9 @@ def check_package(root: Path, options: RunOptions | None = None) -> Report:
     report = Report(str(root))
     manifest = _check_static(root, report)
     if manifest is not None and (root / "app").is_dir() and _fits(root, report):
-        with _temporary_copy(root, report) as (copy, state_dir):
-            _Probe(Package(copy), manifest, state_dir, report, options or RunOptions(timeout=30.0)).run_all()
+        with _temporary_copy(root, report) as (copy, state_dir, home):
+            options = options or RunOptions(timeout=30.0)
+            _Probe(Package(copy), manifest, state_dir, home, report, options).run_all()
     return report
 
 
@@ -323,15 +324,25 @@ class _Probe:
     """Runs the package copy and turns what it sees into findings."""
 
     def __init__(
-        self, package: Package, manifest: AppManifest, state_dir: Path, report: Report, options: RunOptions
+        self,
+        package: Package,
+        manifest: AppManifest,
+        state_dir: Path,
+        home: Path,
+        report: Report,
+        options: RunOptions,
     ) -> None:
         self.package = package
         self.manifest = manifest
         self.state_dir = state_dir
         self.report = report
         self.options = options
+        # A temporary HOME as well as temporary state: what the package writes under ~ (a cache,
+        # a config file) is the check's, never the caller's.
         self.env = package_environment(
-            options.env_names, inherit_agentic=False, overrides={"AGENTIC_STATE_DIR": str(state_dir)}
+            options.env_names,
+            inherit_agentic=False,
+            overrides={"AGENTIC_STATE_DIR": str(state_dir), "HOME": str(home)},
         )
         self.stopped = False
         self.deadline = time.monotonic() + DEADLINE_TIMEOUTS * options.timeout
@@ -505,9 +516,9 @@ class _Probe:
 
 
 @contextlib.contextmanager
-def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path]]:
-    """A copy of the package, named like it, and an empty state folder beside it (not inside:
-    a package may be named `state`); both removed afterwards. FIFOs, sockets and devices are
+def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path, Path]]:
+    """A copy of the package, named like it, and an empty state folder and HOME beside it (not
+    inside: a package may be named `state`); all removed afterwards. FIFOs, sockets and devices are
     not copied (copying a FIFO would wait for a writer forever)."""
 
     def special_files(folder: str, names: list[str]) -> set[str]:
@@ -527,7 +538,9 @@ def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path]]:
         shutil.copytree(root, copy, symlinks=True, ignore=special_files)
         state_dir = Path(scratch) / "state"
         state_dir.mkdir()
-        yield copy, state_dir
+        home = Path(scratch) / "home"
+        home.mkdir()
+        yield copy, state_dir, home
 
 
 def _snapshot(*folders: Path) -> dict[str, str]:

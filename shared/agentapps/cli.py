@@ -83,6 +83,16 @@ def _seconds(value: str | float) -> float:
     return seconds
 
 
+def _bytes(value: str | int) -> int:
+    """Checked before anything runs: a whole number written in ASCII digits (not 10.0, 1e3 or
+    1_000), within [1, MAX_OUTPUT_LIMIT]. A typer `parser=`, so a refusal shows the value as given."""
+    text = str(value)
+    number = int(text) if text.isascii() and text.isdigit() else 0
+    if not 1 <= number <= MAX_OUTPUT_LIMIT:
+        raise typer.BadParameter(f"{value} is not a whole number of bytes from 1 to {MAX_OUTPUT_LIMIT}.")
+    return number
+
+
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
 Approve = Annotated[
     bool,
@@ -105,9 +115,8 @@ MaxOutput = Annotated[
     int,
     typer.Option(
         "--max-output",
+        parser=_bytes,
         metavar="BYTES",
-        min=1,
-        max=MAX_OUTPUT_LIMIT,
         help="Bytes the app may write to stdout, and to stderr; past them it is killed.",
     ),
 ]
@@ -274,9 +283,7 @@ def sync_packages(
         try:
             done = sync(package.root)
         except SyncRefused as error:
-            raise toolkit_error(
-                PACKAGE_INVALID, str(error), "Make it a real folder inside the package, then sync again."
-            ) from None
+            raise toolkit_error(PACKAGE_INVALID, str(error), error.hint) from None
         except Exception as error:  # noqa: BLE001 - the package's own code may raise anything
             raise toolkit_error(
                 PACKAGE_INVALID,

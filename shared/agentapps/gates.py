@@ -14,6 +14,7 @@ app parses options: an argument list that does not start with the command is ref
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -75,7 +76,7 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
     rest = list(args[len(words) :])
     declared = [_fold(entry) for entry in {*manifest.commands, *manifest.confirmation_required}]
     gates = [_fold(entry) for entry in manifest.confirmation_required]
-    folded = [word.casefold() for word in words]
+    folded = [_fold_word(word) for word in words]
     for index, word in enumerate(words):
         in_a_command = index == 0 or any(
             len(path) > index and path[:index] == folded[:index] for path in declared
@@ -102,7 +103,7 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
         continues_a_gate = any(
             len(path) > len(folded)
             and path[: len(folded)] == folded
-            and path[len(folded)] in [word.casefold() for word in rest]
+            and path[len(folded)] in [_fold_word(word) for word in rest]
             for path in gates
         )
         if (inside and not whole) or continues_a_gate:
@@ -130,7 +131,14 @@ def require_confirmation(args: Sequence[str], manifest: AppManifest, approved: b
 
 def _fold(command: str) -> list[str]:
     """A command (path) as words compared without case."""
-    return command.casefold().split(" ")
+    return [_fold_word(word) for word in command.split(" ")]
+
+
+def _fold_word(word: str) -> str:
+    """A word as the gate compares it: NFKC, case-folded, NFKC again (Unicode's NFKC_Casefold,
+    near enough), so `ＳTOP` (fullwidth) is `stop`, as `ſtop` and `STOP` are: an app that
+    normalises its input could read any of them as the command."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", word).casefold())
 
 
 def _leading_words(args: Sequence[str]) -> list[str]:

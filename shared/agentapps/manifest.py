@@ -212,12 +212,17 @@ class _Refused(yaml.YAMLError):
 
 
 _STR = "tag:yaml.org,2002:str"
+_CORE = "tag:yaml.org,2002:"
+# The tags of the YAML 1.2 core schema. Any other tag (!!binary, !!timestamp, !!set, a local
+# !tag) is refused: read as text it would silently become something its author did not write.
+_CORE_TAGS = frozenset(_CORE + name for name in ("str", "int", "float", "bool", "null", "map", "seq"))
 
 
 class _FrontmatterLoader(yaml.SafeLoader):
     """Safe YAML by the 1.2 core schema, without what a hostile manifest could abuse: anchors and
     aliases (a few bytes can expand to gigabytes), a key given twice (the last would silently win:
-    `confirmationRequired` written twice could drop a gate), numbers of huge length."""
+    `confirmationRequired` written twice could drop a gate), numbers of huge length, and a tag
+    outside the core schema."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()  # type: ignore[no-untyped-call]
@@ -226,6 +231,10 @@ class _FrontmatterLoader(yaml.SafeLoader):
                 "uses a YAML anchor or alias; they are refused, since a few of them can expand to gigabytes",
                 event.start_mark,
             )
+        tag = getattr(event, "tag", None)  # an explicit tag only; "!" is YAML's "no particular tag"
+        if tag not in (None, "!") and tag not in _CORE_TAGS:
+            shown = "!!" + tag.removeprefix(_CORE) if tag.startswith(_CORE) else tag
+            raise _Refused(f"uses the YAML tag {shown}, outside the core schema", event.start_mark)
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,9 +49,10 @@ from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and
 from .warm import WarmRuntime
 
 URI_SCHEME = "agentapp"
-# Start-up runs each package's describe side by side, at most this many at once, each for at most
-# this long (or --timeout, if shorter): a hanging describe leaves its package out, never the rest.
-STARTUP_WORKERS = 8
+# Start-up runs the packages' describe side by side, at most this many at once, all under one
+# deadline this far away (or --timeout, if shorter): a describe that has not answered by then
+# leaves its package out, never the rest, and start-up as a whole is bounded by the deadline.
+STARTUP_WORKERS = 32
 STARTUP_DESCRIBE_TIMEOUT = 10.0
 
 
@@ -74,8 +76,9 @@ def load_commands(
 ) -> dict[str, Command]:
     """Tool name → command, for every package that loads (and describes itself, if it declares
     describe). A package left out is named on stderr, with why; whatever one package holds, the
-    others are served. The packages' describe runs side by side, each bounded by
-    STARTUP_DESCRIBE_TIMEOUT, so start-up waits for the slowest, never for their sum."""
+    others are served. The packages' describe runs side by side under one deadline
+    (STARTUP_DESCRIBE_TIMEOUT, or --timeout if shorter): start-up never waits longer, however
+    many packages there are or hang."""
     packages = []
     for root in discover(roots):
         package = Package(root)
@@ -92,11 +95,16 @@ def load_commands(
             continue
         packages.append(package)
     described_packages = [package for package in packages if "describe" in package.manifest.commands]
+    bound = min(options.timeout, STARTUP_DESCRIBE_TIMEOUT)
+    deadline = time.monotonic() + bound
     with ThreadPoolExecutor(max_workers=max(1, min(STARTUP_WORKERS, len(described_packages)))) as pool:
         descriptions = dict(
             zip(
                 [package.root for package in described_packages],
-                pool.map(lambda package: _described(package, options, warm), described_packages),
+                pool.map(
+                    lambda package: _described(package, options, warm, deadline, bound),
+                    described_packages,
+                ),
                 strict=True,
             )
         )
@@ -127,19 +135,28 @@ def load_commands(
 
 
 def _described(
-    package: Package, options: RunOptions, warm: WarmRuntime | None
+    package: Package, options: RunOptions, warm: WarmRuntime | None, deadline: float, bound: float
 ) -> dict[str, dict[str, Any]] | None:
-    """Command name → its describe entry; None (and the package left out) when describe fails."""
+    """Command name → its describe entry; None (and the package left out) when describe fails
+    or has not answered by start-up's deadline (`bound` seconds after start-up began)."""
+    late = f"describe failed: it did not answer within start-up's {bound:g} s"
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:  # its turn came after the deadline: it is not started at all
+        _leave_out(package.root, late)
+        return None
     try:
         invocation = invoke(
             package,
             ["describe"],
             env=package_environment(options.env_names),
-            timeout=min(options.timeout, STARTUP_DESCRIBE_TIMEOUT),
+            timeout=remaining,
             max_output=options.max_output,
             warm=warm,
         )
-    except (RunTimedOut, OSError) as error:
+    except RunTimedOut:
+        _leave_out(package.root, late)
+        return None
+    except OSError as error:
         _leave_out(package.root, f"describe failed: {error}")
         return None
     item = (invocation.envelope or {}).get("item") if invocation.ok and not invocation.violations else None

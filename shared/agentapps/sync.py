@@ -36,7 +36,12 @@ RECORD_NOTE = (
 
 
 class SyncRefused(Exception):
-    """The package's generated folders cannot be written safely: nothing was written."""
+    """The package's generated folders cannot be written safely: nothing was written. `hint`
+    says what to do about it."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 @dataclass
@@ -124,9 +129,16 @@ def sync(package: Path) -> SyncPlan:
 
 
 def _refuse_links(package: Path, files: dict[Path, bytes] | None = None) -> None:
-    for path in [Path("app"), KIT_FOLDER, SCHEMA_FOLDER, *(files or {})]:
+    folders = [Path("app"), KIT_FOLDER, SCHEMA_FOLDER]
+    for path in [*folders, *(files or {})]:
         if (package / path).is_symlink():
-            raise SyncRefused(f"{package / path} is a symlink; sync never writes or removes through one.")
+            raise SyncRefused(
+                f"{package / path} is a symlink; sync never writes or removes through one.",
+                "Make it a real folder inside the package, then sync again."
+                if path in folders
+                else "Remove the symlink (sync writes the file itself) or make it a real file, "
+                "then sync again.",
+            )
 
 
 def _recorded(package: Path) -> dict[Path, str]:

@@ -54,6 +54,19 @@ def test_catalog_searches_several_roots_and_refuses_a_missing_one(
     assert (missing.exit_status, missing.error_code) == (4, "NOT_FOUND")
 
 
+def test_catalog_does_not_follow_a_symlinked_package_folder(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    shutil.copytree(FIXTURES / "valid-package", tmp_path / "elsewhere" / "valid-package")
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "linked").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "root" / "loop").symlink_to(tmp_path / "root")
+    assert agentapps("catalog", str(tmp_path / "root")).envelope["items"] == []
+    # A root given as a symlink is followed: the caller named it.
+    [entry] = agentapps("catalog", str(tmp_path / "root" / "linked")).envelope["items"]
+    assert entry["slug"] == "valid-package"
+
+
 @pytest.mark.parametrize(
     ("trusted", "trust"), [(False, "untrusted"), (True, "trusted")], ids=["untrusted", "trusted"]
 )
@@ -162,6 +175,8 @@ def test_a_folder_in_agentapps_trusted_needs_no_approval(
         ["--timeout", "0"],
         ["--max-output", "0"],
         ["--max-output", "1e10"],
+        ["--max-output", "10.0"],
+        ["--max-output", "1_000"],
         ["--env", "NAME=value"],
     ],
     ids=lambda option: "=".join(option),
@@ -183,6 +198,13 @@ def test_a_refused_timeout_is_shown_as_given(agentapps: Callable[..., ToolkitRes
     result = agentapps("run", str(SUITE / "agentic-to-do"), "--timeout", "0.09999999999", "--", "list")
     assert result.envelope["error"]["message"] == (
         "Invalid value for '--timeout': 0.09999999999 is not a number of seconds from 0.1 to 86400."
+    )
+
+
+def test_a_refused_max_output_is_shown_as_given(agentapps: Callable[..., ToolkitResult]) -> None:
+    result = agentapps("run", str(SUITE / "agentic-to-do"), "--max-output", "10.0", "--", "list")
+    assert result.envelope["error"]["message"] == (
+        "Invalid value for '--max-output': 10.0 is not a whole number of bytes from 1 to 1073741824."
     )
 
 
@@ -246,6 +268,32 @@ def test_check_never_touches_the_real_state(agentapps: Callable[..., ToolkitResu
     assert agentapps("check", str(package), "--approve").exit_status == 0
     assert state.read_text() == '{"schemaVersion": 1, "nextId": 1, "items": []}\n'
     assert sorted(str(path) for path in package.rglob("*") if "__pycache__" not in path.parts) == before
+
+
+def test_check_runs_the_package_with_a_temporary_home(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "valid-package"
+    shutil.copytree(FIXTURES / "valid-package", package)
+    cli_py = package / "app" / "cli.py"
+    # Every run writes into $HOME and names the HOME it saw in the witness file.
+    cli_py.write_text(
+        "import os, pathlib\n"
+        "home = pathlib.Path(os.environ['HOME'])\n"
+        "(home / '.written-by-check').write_text('x')\n"
+        "with open(os.environ['WITNESS'], 'a') as witness:\n"
+        "    witness.write(str(home) + '\\n')\n" + cli_py.read_text()
+    )
+    real_home = tmp_path / "home"
+    real_home.mkdir()
+    monkeypatch.setenv("HOME", str(real_home))
+    monkeypatch.setenv("WITNESS", str(tmp_path / "witness"))
+    agentapps("check", str(package), "--approve", "--env", "WITNESS")
+    seen = set((tmp_path / "witness").read_text().splitlines())
+    assert len(seen) == 1  # one temporary HOME for all the runs
+    assert str(real_home) not in seen
+    assert list(real_home.iterdir()) == []
+    assert not Path(seen.pop()).exists()  # removed with the temporary state
 
 
 def test_check_reports_an_entry_command_that_cannot_run(

@@ -49,6 +49,14 @@ GROUP = manifest(["items add", "items remove"], ["items"])
         (GROUP, ["items", "add", "x"], "items"),  # an entry gates every path it begins
         (FLAT, ["REMOVE", "td_0001"], "remove"),  # an app may match commands in any case
         (PATHS, ["items", "Remove", "it_1"], "items remove"),
+        # Compatibility forms too (NFKC, then casefold), as ſ already folds to s: fullwidth
+        # letters, ligatures.
+        (FLAT, ["ＲＥＭＯＶＥ", "td_0001"], "remove"),
+        (PATHS, ["ｉｔｅｍｓ", "remove", "it_1"], "items remove"),
+        (PATHS, ["items", "ｒｅｍｏｖｅ"], "items remove"),
+        (manifest(["stop", "list"], ["stop"]), ["ＳTOP"], "stop"),
+        (manifest(["stop", "list"], ["stop"]), ["ſtop"], "stop"),
+        (manifest(["stop", "list"], ["stop"]), ["ﬆop"], "stop"),
         (FLAT, ["add", "Buy milk"], None),  # whitespace in an argument, not in a command word
         (PATHS, ["items", "--limit", "5"], None),  # an option after a whole declared command
         (FLAT, ["list", "--limit", "5"], None),
@@ -82,6 +90,7 @@ def test_the_confirmation_gate_keys_on_the_leading_words(
         (PATHS, ["items", "--all", "remove", "it_1"], "--all"),
         (PATHS, ["items", "--", "remove", "it_1"], "--"),
         (PATHS, ["items", "--limit", "5", "remove", "it_1"], "--limit"),  # "remove" may continue the path
+        (PATHS, ["items", "--limit", "5", "ＲＥＭＯＶＥ", "it_1"], "--limit"),
         (FLAT, ["--help", "remove"], "--help"),
     ],
 )

@@ -225,8 +225,8 @@ def test_a_schema_other_than_v1_is_unsupported(tmp_path: Path, schema: str) -> N
         ("a: &x [1, 2]\nb: *x", "uses a YAML anchor or alias"),
         ("a: &x 1", "uses a YAML anchor or alias"),
         ("a: " + "[" * 5000 + "]" * 5000, "nested too deeply"),
-        ("a: !!binary aGVsbG8=", "a value JSON cannot carry"),
-        ("a: !!set {x, y}", "a value JSON cannot carry"),
+        ("a: !!binary aGVsbG8=", "uses the YAML tag !!binary, outside the core schema"),
+        ("a: !!set {x, y}", "uses the YAML tag !!set, outside the core schema"),
         ("a: .nan", "a value JSON cannot carry"),
     ],
 )
@@ -236,6 +236,33 @@ def test_yaml_that_could_exhaust_or_confuse_the_runtime_is_refused(
     write_app_md(tmp_path / "pkg", FRONTMATTER.replace("name: Example\n", f"name: Example\n{extra}\n"))
     with pytest.raises(ManifestError, match=problem):
         read_frontmatter(tmp_path / "pkg" / "APP.md")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "name: !!binary RXhhbXBsZQ==",  # a text field: it must not be read as the text "RXhhbXBsZQ=="
+        "name: !!timestamp 2001-12-14",
+        "name: !custom Example",
+        "name: !<tag:example.com,2024:x> Example",
+        "name: Example\ntags: [!!binary eA==]",
+        "name: Example\nmetadata: !!omap [a: 1]",
+        "name: Example\nextra: !!set {x}",
+    ],
+)
+def test_a_yaml_tag_outside_the_core_schema_is_refused_wherever_it_is(tmp_path: Path, line: str) -> None:
+    write_app_md(tmp_path / "pkg", FRONTMATTER.replace("name: Example", line))
+    with pytest.raises(ManifestError, match=r"uses the YAML tag \S+, outside the core schema \(line \d+\)"):
+        read_frontmatter(tmp_path / "pkg" / "APP.md")
+
+
+def test_a_core_schema_tag_is_read_as_it_says(tmp_path: Path) -> None:
+    write_app_md(
+        tmp_path / "pkg",
+        FRONTMATTER.replace("name: Example", "name: !!str Example\nextra: !!int '7'\nlist: !!seq [a]"),
+    )
+    data = read_frontmatter(tmp_path / "pkg" / "APP.md")
+    assert (data["name"], data["extra"], data["list"]) == ("Example", 7, ["a"])
 
 
 def test_a_fifo_named_app_md_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:

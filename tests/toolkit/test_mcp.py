@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +23,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.types import TextContent, ToolAnnotations
 
 from agentapps.manifest import load_app_manifest
-from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT
+from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT, load_commands
+from agentapps.runtime import RunOptions
+from agentapps.warm import WarmRuntime
 from tests.toolkit.conftest import FIXTURES, SUITE
 
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
@@ -413,6 +417,75 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
     logged = log.read_text()
     assert logged.count("is not served: describe failed") == 3
     assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
+
+
+@pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
+def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], warm: bool
+) -> None:
+    """32 packages whose describe hangs, with --timeout 2: 8 at a time, start-up took four times
+    2 s and more; with one deadline for all of them it is over within it, plus the time to start
+    and end the processes (5 s allowed: the machine may be loaded), and names each left out.
+    Timed here is start-up itself, not the server's own import."""
+    roots = tmp_path / "packages"
+    for number in range(32):
+        shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
+    with WarmRuntime() as runtime:
+        started = time.monotonic()
+        commands = load_commands([roots], True, RunOptions(2.0), runtime if warm else None)
+        assert time.monotonic() - started < 2 + 5
+    assert commands == {}
+    logged = capsys.readouterr().err
+    for number in range(32):
+        assert f"{roots / f'hangs-{number}'} is not served: describe failed" in logged
+
+
+LEAVES_A_DAEMON = """
+import os, sys, time
+if os.fork() == 0:  # a daemon's double fork: the process that stays leaves the call's session
+    os.setsid()
+    if os.fork() == 0:
+        with open(os.environ["HOLDER_PID_FILE"], "a") as handle:
+            handle.write(f"{os.getpid()}\\n")
+        time.sleep(60)
+        os._exit(0)
+    os._exit(0)
+os.wait()
+time.sleep(0.5)
+if sys.argv[1] == "hang":
+    time.sleep(3600)
+print('{"ok": true, "command": "answer"}')
+"""
+
+
+@pytest.mark.parametrize("mode", [[], ["--cold"]], ids=["warm", "cold"])
+def test_what_a_call_left_behind_ends_with_the_call(tmp_path: Path, mode: list[str]) -> None:
+    """A call that answered and a call that timed out: what either left in a session of its own
+    is killed (and reaped) by the time the tool's result arrives."""
+    package = tmp_path / "packages" / "daemon"
+    (package / "app").mkdir(parents=True)
+    (package / "APP.md").write_text(
+        "---\nschema: agentapplications/v1\nkind: app\nslug: daemon\nname: Daemon\n"
+        "description: Leaves a daemon.\nversion: 1.0.0\nentry:\n  command: python3 app/cli.py\n"
+        "commands: [answer, hang]\nconfirmationRequired: []\nskills: []\n---\n# Daemon\n"
+    )
+    (package / "app" / "cli.py").write_text(LEAVES_A_DAEMON)
+    pids = tmp_path / "pids"
+
+    async def scenario(session: ClientSession) -> None:
+        for tool, error in (("daemon.answer", False), ("daemon.hang", True)):
+            result = await session.call_tool(tool, {})
+            assert result.is_error is error
+            daemon = int(pids.read_text().split()[-1])
+            assert not Path(f"/proc/{daemon}").exists(), f"{tool} left {daemon} running"
+
+    args = [*mode, "--approve", "--timeout", "2", "--env", "HOLDER_PID_FILE", str(package.parent)]
+    try:
+        run(tmp_path, scenario, args, env={"HOLDER_PID_FILE": str(pids)})
+    finally:
+        for pid in pids.read_text().split() if pids.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
 
 
 def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:

@@ -212,6 +212,28 @@ def test_sync_never_writes_through_a_symlinked_folder(
         f"{package / 'app' / 'agentic_kit'} is a symlink; sync never writes or removes through one."
     )
     assert {path.name: path.read_bytes() for path in outside.iterdir() if path.is_file()} == before
+    assert result.envelope["error"]["hint"] == "Make it a real folder inside the package, then sync again."
+
+
+def test_sync_never_writes_through_a_symlinked_file(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    agentapps("new", "synced", "--dir", str(tmp_path))
+    package = tmp_path / "synced"
+    outside = tmp_path / "outside.py"
+    outside.write_text("# someone else's file\n")
+    (package / "app" / "agentic_kit" / "clock.py").unlink()
+    (package / "app" / "agentic_kit" / "clock.py").symlink_to(outside)
+    result = agentapps("sync", str(package), "--approve")
+    assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
+    link = package / "app" / "agentic_kit" / "clock.py"
+    assert result.envelope["error"]["message"] == (
+        f"{link} is a symlink; sync never writes or removes through one."
+    )
+    assert result.envelope["error"]["hint"] == (
+        "Remove the symlink (sync writes the file itself) or make it a real file, then sync again."
+    )
+    assert outside.read_text() == "# someone else's file\n"
 
 
 def test_sync_of_a_package_not_built_on_the_kit_is_refused_and_writes_nothing(
