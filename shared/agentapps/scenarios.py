@@ -464,7 +464,8 @@ def envelope_differences(expected: Any, actual: Any, subset: bool, where: str = 
         if not isinstance(actual, list):
             return [f"{where}: expected an array, got {_show(actual)}"]
         if len(expected) != len(actual):
-            return [f"{where}: expected {len(expected)} elements, got {len(actual)}: {_show(actual)}"]
+            count = f"{len(expected)} element" + ("" if len(expected) == 1 else "s")
+            return [f"{where}: expected {count}, got {len(actual)}: {_show(actual)}"]
         differences = []
         for index, (wanted, got) in enumerate(zip(expected, actual, strict=True)):
             differences += envelope_differences(wanted, got, subset, f"{where}[{index}]")

@@ -14,7 +14,12 @@ import pytest
 
 from agentapps.conformance import Case, CaseResult, run_case, run_cases
 
-from .adapters import ignores_trust, lets_a_leading_flag_skip_the_gate, reads_the_body_at_catalog
+from .adapters import (
+    ignores_trust,
+    lets_a_leading_flag_skip_the_gate,
+    reads_the_body_at_catalog,
+    reads_the_body_leniently_at_catalog,
+)
 from .conftest import (
     AGENTAPPS,
     CASES,
@@ -66,11 +71,15 @@ NODE_LEAVES_OUT = {
     ),
     "run/the-gate-matches-command-words-in-any-case": "exit status: expected 5, got 0",
 }
+TERABYTE_UNREAD = 'packages.valid-package: not listed (expected {"status": "ok", "name": "Valid Package"})'
 # Each wrong adapter: the cases it must fail, each with a difference it must show.
 WRONG_ADAPTERS: dict[Callable[[list[str]], int], dict[str, str]] = {
     reads_the_body_at_catalog.main: {
         "catalog/the-body-is-never-read": 'packages.body-not-utf-8.status: expected "ok", got "broken"',
+        "catalog/a-body-of-a-terabyte-is-never-read": TERABYTE_UNREAD,
     },
+    # Lenient decoding hides a body read from the case whose body is not UTF-8, not from this one.
+    reads_the_body_leniently_at_catalog.main: {"catalog/a-body-of-a-terabyte-is-never-read": TERABYTE_UNREAD},
     ignores_trust.main: {
         "catalog/trust-follows-the-folders-the-user-trusts": (
             'packages.elsewhere.trust: expected "untrusted", got "trusted"'

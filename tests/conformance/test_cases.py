@@ -23,7 +23,14 @@ from agentapps.conformance import (
     load_case,
     run_case,
 )
-from agentapps.conformance.cases import CASE_SCHEMA, OPERATIONS, PROTOCOL_SCHEMA, operation_of
+from agentapps.conformance.cases import (
+    CASE_SCHEMA,
+    OPERATIONS,
+    PROTOCOL_SCHEMA,
+    SEED_PASSAGES,
+    operation_of,
+    seed_passages,
+)
 
 from .conftest import CASES, COLLECTION, SUITE
 
@@ -200,14 +207,33 @@ def test_answers_are_compared_with_the_case_folder_written_as_a_token(collection
 @pytest.mark.parametrize(
     ("stdout", "status", "difference"),
     [
-        (b"not json", 0, "protocol: the adapter's stdout is not one JSON document: not json"),
-        (b"{} {}", 0, "protocol: the adapter's stdout is not one JSON document: {} {}"),
+        (
+            b"not json",
+            0,
+            "protocol: the adapter's stdout is not exactly one JSON document (Expecting value): not json",
+        ),
+        (b"{} {}", 0, "protocol: the adapter's stdout is not exactly one JSON document (Extra data): {} {}"),
         (b"\xff", 0, "protocol: the adapter's stdout is not UTF-8 text"),
-        (b'{"ok": false}', 3, "protocol: (top): 'error' is a required property"),
+        # read strictly, as the runtime reads an app: the difference names the rule broken
+        (
+            b'{"ok": true, "ok": true, "items": []}',
+            0,
+            "protocol: the adapter's stdout is not exactly one JSON document (an object repeats the key",
+        ),
+        (b'{"ok": true, "items": ["\\ud800"]}', 0, "protocol: the adapter's stdout holds \\ud800, a lone"),
+        (b"[" * 101 + b"]" * 101, 0, "protocol: the adapter's stdout is nested deeper than 100 levels"),
+        (b'{"ok": false}', 3, 'protocol: (top): missing "error"'),
         (
             b'{"ok": true, "items": [{"source": "/p", "status": "broken"}]}',
             0,
-            "protocol: items/0: 'trust' is a required property",
+            'protocol: items/0: missing "trust"',
+        ),
+        (  # JSON values, never Python's: null, not None
+            b'{"ok": true, "items": [{"source": "/p", "trust": "t", "status": "ok", "slug": null,'
+            b' "name": "n", "description": "d", "version": "1", "kind": null, "scheduling": null,'
+            b' "commands": [], "confirmationRequired": null}]}',
+            0,
+            "protocol: items/0/confirmationRequired: expected an array, got null",
         ),
     ],
 )
@@ -217,7 +243,8 @@ def test_an_answer_that_breaks_the_protocol_is_a_difference(
     catalog = {"catalog": {}, "expect": {"exit": status}}
     result = run_case(load_case(write_case(collection, [catalog])), Recorder(None, status, stdout))
     assert result.failure is not None
-    assert result.failure.differences == [difference]
+    [found] = result.failure.differences
+    assert found.startswith(difference)
 
 
 def test_a_protocol_problem_shows_the_case_folder_as_a_token(collection: Path) -> None:
@@ -229,7 +256,8 @@ def test_a_protocol_problem_shows_the_case_folder_as_a_token(collection: Path) -
     )
     assert result.failure is not None
     assert result.failure.differences == [
-        "protocol: the adapter's stdout is not one JSON document: scanning {case}/packages"
+        "protocol: the adapter's stdout is not exactly one JSON document (Expecting value): "
+        "scanning {case}/packages"
     ]
     assert result.failure.stdout == "scanning {case}/packages"
 
@@ -251,7 +279,13 @@ def test_absent_types_and_catalog_entries_say_where_they_differ(collection: Path
         ]
         return Reply(0, json.dumps({"ok": True, "count": True, "items": items}).encode(), b"")
 
-    result = run_case(load_case(write_case(collection, [{"catalog": {}, "expect": expect}])), catalog)
+    packages = {
+        "valid-package": {"from": "fixtures/valid-package"},
+        "gone": {"files": {"APP.md": "---\n---\n"}},
+        "missing": {"files": {"APP.md": "---\n---\n"}},
+    }
+    case = load_case(write_case(collection, [{"catalog": {}, "expect": expect}], packages=packages))
+    result = run_case(case, catalog)
     assert result.failure is not None
     assert result.failure.differences == [
         'packages.valid-package.trust: expected "untrusted", got "trusted"',
@@ -324,17 +358,29 @@ def test_an_adapter_that_cannot_start_is_the_cases_problem(collection: Path) -> 
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        ({"level": "maybe"}, "level: 'maybe' is not one of ['required', 'suite']"),
+        ({"level": "maybe"}, 'level: expected one of "required", "suite", got "maybe"'),
         ({"packages": {"p": {"from": "fixtures/nowhere"}}}, "packages/p/from: no folder fixtures/nowhere in"),
-        ({"packages": {"p": {"from": "../outside"}}}, "packages/p/from: '../outside' does not match"),
-        ({"packages": {"p": {"files": {"/etc/x": "x"}}}}, "packages/p/files: '/etc/x' does not match"),
-        ({"trusted": ["nobody"]}, "trusted: 'nobody' is not one of the case's packages"),
-        ({"steps": [{"run": {"package": "nobody", "args": []}, "expect": {}}]}, "steps/0: 'nobody' is not"),
-        ({"env": {"AGENTAPPS_TRUSTED": "/"}}, "env: 'AGENTAPPS_TRUSTED' should not be valid under"),
-        ({"env": {"AGENTIC_STATE_DIR": "/"}}, "env: 'AGENTIC_STATE_DIR' should not be valid under"),
+        (
+            {"packages": {"p": {"from": "../outside"}}},
+            'packages/p/from: "../outside" is not a relative path with / between its parts, none of them '
+            "empty, `.` or `..`",
+        ),
+        ({"packages": {"p": {"files": {"/etc/x": "x"}}}}, 'packages/p/files: "/etc/x" is not a relative'),
+        ({"packages": {"P q": {"from": "fixtures/valid-package"}}}, 'packages: "P q" is not a package name:'),
+        ({"trusted": ["nobody"]}, 'trusted: "nobody" is not one of the case\'s packages'),
+        ({"steps": [{"run": {"package": "nobody", "args": []}, "expect": {}}]}, 'steps/0: "nobody" is not'),
+        ({"env": {"AGENTAPPS_TRUSTED": "/"}}, 'env: "AGENTAPPS_TRUSTED" is not allowed: AGENTAPPS_* (trust'),
+        ({"env": {"AGENTIC_STATE_DIR": "/"}}, 'env: "AGENTIC_STATE_DIR" is not allowed:'),
         # the state stays in {case}/state: no app's state file may be pointed elsewhere
-        ({"env": {"AGENTIC_TODO_STATE_FILE": "/x"}}, "env: 'AGENTIC_TODO_STATE_FILE' should not be"),
-        ({"steps": [{"catalog": {}, "run": {}, "expect": {}}]}, "steps/0: {'catalog': {}, 'run': {}"),
+        ({"env": {"AGENTIC_TODO_STATE_FILE": "/x"}}, 'env: "AGENTIC_TODO_STATE_FILE" is not allowed:'),
+        ({"env": {"1X": "/x"}}, 'env: "1X" is not an environment variable\'s name'),
+        (
+            {"steps": [{"catalog": {}, "run": {}, "expect": {}}]},
+            "steps/0: fits none of the forms allowed here; expected a step holding exactly one operation",
+        ),
+        ({"steps": []}, "steps: expected at least 1 item, got []"),
+        ({"level": None}, "level: expected one of"),
+        ({"extra": 1}, '(top): 1 key not allowed here: "extra"'),
     ],
 )
 def test_a_file_that_is_not_a_case_is_refused_saying_where(
@@ -360,3 +406,106 @@ def test_the_case_files_of_a_collection_are_the_json_files_under_its_cases(colle
     package_file.write_text("{}")
     assert case_files([collection]) == case_files([collection / "cases"]) == [path]
     assert case_files([collection / "packages"]) == [package_file]  # named, it is taken at its word
+
+
+# What the harness holds the cases to: the seed's words, and expectations of absence that name
+# what the case builds.
+
+
+def test_every_passage_a_required_case_may_cite_is_the_seeds_where_this_suite_holds_it() -> None:
+    passages = json.loads((COLLECTION / SEED_PASSAGES).read_text(encoding="utf-8"))["passages"]
+    held = [passage for passage in passages if "in" in passage]
+    assert held  # the seed's complete APP.md example is in tests/fixtures/seed-agentic-to-do
+    for passage in held:
+        assert passage["text"] in (SUITE / passage["in"]).read_text(encoding="utf-8"), passage
+    texts = seed_passages(COLLECTION)
+    assert texts is not None
+    for case in CASES:
+        if case.level == "required":
+            assert any(case.data["cite"] in text for text in texts), case.name
+
+
+def test_a_required_case_citing_words_the_seed_does_not_hold_is_refused(collection: Path) -> None:
+    shutil.copy(COLLECTION / SEED_PASSAGES, collection / SEED_PASSAGES)
+    cite = "Do not load the body during the catalog phase"
+    path = write_case(collection, [LIST], level="required", cite=cite)
+    with pytest.raises(CaseError, match=re.escape(f'cite: "{cite}" is not the seed\'s words')):
+        load_case(path)
+    path = write_case(collection, [LIST], level="required", cite="do not open any SKILL.md files")
+    assert load_case(path).level == "required"
+
+
+@pytest.mark.parametrize(
+    ("expect", "problem"),
+    [
+        (
+            {"packages": {"valid-package/app/vendored/tol": None}},
+            "steps/0/expect/packages/valid-package/app/vendored/tol: expected not listed, but the case "
+            "puts no APP.md there",
+        ),
+        ({"packages": {"valid-pakcage": None}}, 'steps/0/expect/packages: "valid-pakcage" is in none of'),
+        ({"packages": {"valid-pakcage": {"status": "ok"}}}, 'packages: "valid-pakcage" is in none of'),
+        ({"absent": ["/packages/valid-pakcage/body"]}, 'absent: "/packages/valid-pakcage/body" names none'),
+        ({"types": {"/packages/valid-pakcage/trust": "string"}}, 'types: "/packages/valid-pakcage/trust"'),
+    ],
+)
+def test_an_expectation_that_names_what_the_case_does_not_build_is_refused(
+    collection: Path, expect: dict[str, Any], problem: str
+) -> None:
+    path = write_case(collection, [{"catalog": {}, "expect": {"exit": 0, **expect}}])
+    with pytest.raises(CaseError, match=re.escape(problem)):
+        load_case(path)
+
+
+def test_a_folder_expected_unlisted_may_be_one_the_case_writes_or_copies(collection: Path) -> None:
+    packages = {
+        "valid-package": {"from": "fixtures/valid-package", "files": {"app/tool/APP.md": "---\n---\n"}}
+    }
+    expect = {"exit": 0, "packages": {"valid-package/app/tool": None, "valid-package": {"status": "ok"}}}
+    assert load_case(write_case(collection, [{"catalog": {}, "expect": expect}], packages=packages))
+
+
+def test_an_absence_whose_parent_is_missing_too_is_a_difference(collection: Path) -> None:
+    expect = {"exit": 0, "absent": ["/answer/item/environment/SECRET", "/answer/items"]}
+    result = run_case(load_case(write_case(collection, [{**LIST, "expect": expect}])), Recorder({"ok": True}))
+    assert result.failure is not None
+    assert result.failure.differences == [
+        "answer.item.environment.SECRET: expected absent from answer.item.environment, which is missing too"
+    ]
+
+
+def test_a_sparse_file_is_a_hole_the_harness_makes_and_never_reads(collection: Path) -> None:
+    seen: dict[str, int] = {}
+
+    def look(argv: list[str], env: Mapping[str, str], stdin: bytes, limit: float) -> Reply:
+        info = (Path(argv[1]) / "APP.md").stat()
+        seen.update(size=info.st_size, blocks=info.st_blocks)
+        return Reply(0, b'{"ok": true}', b"")
+
+    terabyte = 1 << 40
+    packages = {"valid-package": {"from": "fixtures/valid-package", "sparse": {"APP.md": terabyte}}}
+    step = {**LIST, "expect": {"exit": 0, "unchanged": True}}  # the snapshot must not read it either
+    assert run_case(load_case(write_case(collection, [step], packages=packages)), look).passed
+    assert seen["size"] == terabyte
+    assert seen["blocks"] * 512 < 1024 * 1024
+    packages = {"valid-package": {"from": "fixtures/valid-package", "sparse": {"nothing-here": 10}}}
+    result = run_case(load_case(write_case(collection, [LIST], packages=packages)), look)
+    assert result.problem == "nothing-here: sparse names no file the package holds."
+
+
+def test_a_package_not_listed_is_said_once_and_counts_read_as_words(collection: Path) -> None:
+    expect = {
+        "exit": 0,
+        "answer": {"items": [{}]},
+        "packages": {"valid-package": {"status": "ok"}},
+        "types": {"/packages/valid-package/trust": "string", "/packages/valid-package/name": "string"},
+    }
+    result = run_case(
+        load_case(write_case(collection, [{"catalog": {}, "expect": expect}])),
+        Recorder({"ok": True, "items": []}),
+    )
+    assert result.failure is not None
+    assert result.failure.differences == [
+        "answer.items: expected 1 element, got 0: []",
+        'packages.valid-package: not listed (expected {"status": "ok"})',
+    ]

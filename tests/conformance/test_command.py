@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentapps import cli, human
+from agentapps.conformance import human_report
 from agentic_kit import runner
 
 from .conftest import AGENTAPPS, COLLECTION, conformance
@@ -58,14 +59,16 @@ def test_a_run_with_a_failed_case_is_conformance_failed_with_every_result(
     [catalog, run] = error["details"]["items"]
     assert catalog["failure"] == {
         "step": 1,
-        "operation": "catalog {case}/packages",
+        "operation": "AGENTAPPS_TRUSTED={case}/packages/valid-package catalog {case}/packages",
         "differences": ['packages.elsewhere.trust: expected "untrusted", got "trusted"'],
         "exitStatus": 0,
         "stdout": catalog["failure"]["stdout"],
         "stderr": "",
     }
     assert '"source":"{case}/packages/elsewhere"' in catalog["failure"]["stdout"]
-    assert run["failure"]["operation"] == "run {case}/packages/writes-outside-its-folder -- list"
+    assert run["failure"]["operation"] == (
+        "AGENTAPPS_TRUSTED='' run {case}/packages/writes-outside-its-folder -- list"
+    )
 
 
 def test_required_runs_only_the_cases_the_seed_requires() -> None:
@@ -126,7 +129,7 @@ def test_a_file_that_is_not_a_case_is_a_validation_error_naming_it(tmp_path: Pat
     status, envelope = conformance("--runtime", "x", str(bad))
     assert (status, envelope["error"]["code"]) == (3, "VALIDATION_ERROR")
     assert envelope["error"]["message"].startswith(f"{bad}: not a case: ")
-    assert "(top): 'steps' is a required property" in envelope["error"]["message"]
+    assert '(top): missing "level", "cite", "packages", "steps"' in envelope["error"]["message"]
 
 
 def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,3 +141,22 @@ def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[
         "        the adapter cannot start: /no/such/adapter: No such file or directory\n"
         "/no/such/adapter: 0/1 cases, 0/0 required\n"
     )
+
+
+def test_human_text_keeps_every_line_of_a_difference_under_its_rule() -> None:
+    """An adapter's stdout quoted in a difference may run over several lines."""
+    failure = {
+        "step": 1,
+        "operation": "AGENTAPPS_TRUSTED='' catalog {case}/packages",
+        "differences": [
+            "protocol: the adapter's stdout is not exactly one JSON document (Extra data): {}\n{}"
+        ],
+    }
+    result = {"tier": "catalog", "case": "catalog/x", "level": "suite", "passed": False, "problem": None}
+    text = human_report(
+        {"summary": "r: 0/1 cases, 0/0 required"}, [{**result, "failure": failure, "steps": 1}]
+    )
+    assert text.splitlines()[3:5] == [
+        "        protocol: the adapter's stdout is not exactly one JSON document (Extra data): {}",
+        "        {}",
+    ]

@@ -9,6 +9,7 @@ folder that holds the collection's folder.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,8 @@ from ..scenarios import MAX_TEXT_CHARS, text_length
 
 CASE_SCHEMA = "case.schema.json"
 PROTOCOL_SCHEMA = "protocol.schema.json"
+# The seed's words a required case may cite, verbatim; a collection without this file cites freely.
+SEED_PASSAGES = "seed-passages.json"
 OPERATIONS = ("catalog", "activate", "run")
 # This suite's own collection, in the checkout the toolkit runs from.
 SUITE_COLLECTION = Path(__file__).resolve().parents[3] / "conformance"
@@ -107,12 +110,72 @@ def schema_validator(path: Path, definition: str | None = None) -> Any:
 
 
 def schema_problems(validator: Any, data: object) -> list[str]:
-    """Where `data` breaks the schema, one line each (empty when it fits)."""
-    problems = []
+    """Where `data` breaks the schema, one line each (empty when it fits): the JSON path, then the
+    rule in words with JSON values (`null`, never Python's `None`)."""
+    problems: list[str] = []
     for error in sorted(validator.iter_errors(data), key=lambda error: list(error.absolute_path)):
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        problems.append(f"{where}: {error.message}")
+        problem = f"{where}: {_in_words(error)}"
+        if problem not in problems:  # `required` reports each missing key once per key it misses
+            problems.append(problem)
     return problems
+
+
+def _in_words(error: Any) -> str:
+    """One schema error as a reader would say it. Patterns are named by the description the schema
+    gives them, never shown as regular expressions."""
+    rule, wanted, value = error.validator, error.validator_value, error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    shown = _json(value)
+    if rule == "type":
+        kinds = [wanted] if isinstance(wanted, str) else list(wanted)
+        return f"expected {' or '.join(_a(kind) for kind in kinds)}, got {shown}"
+    if rule == "required":
+        missing = [key for key in wanted if isinstance(value, dict) and key not in value]
+        return "missing " + ", ".join(_json(key) for key in missing)
+    if rule == "const":
+        return f"expected {_json(wanted)}, got {shown}"
+    if rule == "enum":
+        return f"expected one of {', '.join(_json(item) for item in wanted)}, got {shown}"
+    if rule == "additionalProperties" and wanted is False and isinstance(value, dict):
+        known = schema.get("properties", {})
+        extra = [key for key in value if key not in known]
+        return f"{_plural(len(extra), 'key')} not allowed here: {', '.join(_json(key) for key in extra)}"
+    if rule == "pattern":
+        described = schema.get("description")
+        return f"{shown} is not {described}" if described else f"{shown} does not have the form required"
+    if rule == "not":
+        described = wanted.get("description", "refused here") if isinstance(wanted, dict) else "refused here"
+        return f"{shown} is not allowed: {described}"
+    if rule == "oneOf":
+        described = schema.get("description", "one of the forms allowed here")
+        fits = "more than one" if not error.context else "none"
+        return f"fits {fits} of the forms allowed here; expected {described}"
+    if rule in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength"):
+        bound = "at least" if rule.startswith("min") else "at most"
+        unit = {"Items": "item", "Properties": "key", "Length": "character"}[rule[3:]]
+        return f"expected {bound} {_plural(wanted, unit)}, got {shown}"
+    if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {"minimum": "at least", "maximum": "at most"}.get(
+            rule, "more than" if "Min" in rule else "less than"
+        )
+        return f"expected {bound} {_json(wanted)}, got {shown}"
+    if rule == "uniqueItems":
+        return f"expected no item twice, got {shown}"
+    return f"{shown} breaks the schema's `{rule}` rule ({_json(wanted)})"
+
+
+def _json(value: object) -> str:
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 120 else f"{shown[:100]}… ({len(shown)} characters)"
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else ("null" if kind == "null" else f"a {kind}")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def load_case(path: Path) -> Case:
@@ -150,14 +213,68 @@ def _suite_problems(case: Case) -> list[str]:
             if text_length(value) > MAX_TEXT_CHARS:
                 problems.append(f"packages/{name}/files/{where}: longer than {MAX_TEXT_CHARS} characters")
     named = set(case.packages)
+    if case.level == "required":
+        problems += _cite_problems(case)
     for name in case.data.get("trusted", []):
         if name not in named:
-            problems.append(f"trusted: {name!r} is not one of the case's packages")
+            problems.append(f"trusted: {_json(name)} is not one of the case's packages")
     for number, step in enumerate(case.steps):
         operation = step[operation_of(step)]
         if "package" in operation and operation["package"] not in named:
-            problems.append(f"steps/{number}: {operation['package']!r} is not one of the case's packages")
+            problems.append(
+                f"steps/{number}: {_json(operation['package'])} is not one of the case's packages"
+            )
         texts = [*operation.get("args", []), *([operation["stdin"]] if "stdin" in operation else [])]
         if any(text_length(value) > MAX_TEXT_CHARS for value in texts):
             problems.append(f"steps/{number}: a text is longer than {MAX_TEXT_CHARS} characters")
+        problems += _absence_problems(case, number, step["expect"])
     return problems
+
+
+def seed_passages(collection: Path) -> list[str] | None:
+    """The passages of the seed that the collection's required cases may cite (None: no list)."""
+    path = collection / SEED_PASSAGES
+    if not path.is_file():
+        return None
+    return [passage["text"] for passage in json.loads(path.read_text(encoding="utf-8"))["passages"]]
+
+
+def _cite_problems(case: Case) -> list[str]:
+    passages = seed_passages(case.collection)
+    cite = case.data["cite"]
+    if passages is None or any(cite in passage for passage in passages):
+        return []
+    return [f"cite: {_json(cite)} is not the seed's words: it is part of no passage in {SEED_PASSAGES}"]
+
+
+def _absence_problems(case: Case, number: int, expect: dict[str, Any]) -> list[str]:
+    """An expectation that something is not there passes whatever a typo names, so it must name
+    what the case builds: a folder `packages` expects unlisted holds an APP.md in the case, and a
+    pointer into `packages` names one of the case's packages."""
+    problems = []
+    for key, wanted in expect.get("packages", {}).items():
+        name, _, inside = key.partition("/")
+        if name not in case.packages:
+            problems.append(f"steps/{number}/expect/packages: {_json(key)} is in none of the case's packages")
+        elif wanted is None and not _builds(case, name, f"{inside}/APP.md" if inside else "APP.md"):
+            problems.append(
+                f"steps/{number}/expect/packages/{key}: expected not listed, but the case puts no APP.md"
+                " there, so no runtime would list it (a typo?)"
+            )
+    for field in ("absent", "types"):
+        pointers = expect.get(field, {})
+        for pointer in pointers:
+            tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
+            if tokens[0] == "packages" and len(tokens) > 1 and tokens[1].split("/")[0] not in case.packages:
+                problems.append(
+                    f"steps/{number}/expect/{field}: {_json(pointer)} names none of the case's packages"
+                )
+    return problems
+
+
+def _builds(case: Case, name: str, relative: str) -> bool:
+    """Whether the case's folder for the package will hold `relative`: copied, written or made."""
+    package = case.packages[name]
+    if relative in package.get("files", {}) or relative in package.get("fifos", []):
+        return True
+    return "from" in package and os.path.lexists(case.suite_root / package["from"] / relative)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..process import TimedOut, relayed_status, run_bounded
-from ..runtime import NOT_JSON, parse_document
+from ..runtime import NOT_JSON, read_document
 from ..scenarios import text
 from .cases import PROTOCOL_SCHEMA, Case, operation_of, schema_problems, schema_validator
 from .workspace import TOKEN, Workspace
@@ -122,10 +122,12 @@ def read_answer(case: Case, step: dict[str, Any], reply: Reply) -> tuple[Any, li
         stdout = reply.stdout.decode("utf-8")
     except UnicodeDecodeError:
         return NOT_JSON, ["protocol: the adapter's stdout is not UTF-8 text"]
-    document = parse_document(stdout)
+    # Read as strictly as the runtime reads an app: the reason names the rule broken (a key given
+    # twice, a lone surrogate escape, nesting past 100 levels, more than one document, ...).
+    document, reason = read_document(stdout)
     if document is NOT_JSON:
         excerpt = stdout.strip()[:200] or "(nothing)"
-        return NOT_JSON, [f"protocol: the adapter's stdout is not one JSON document: {excerpt}"]
+        return NOT_JSON, [f"protocol: the adapter's {reason}: {excerpt}"]
     operation = operation_of(step)
     refused = isinstance(document, dict) and document.get("ok") is False
     # A run relays the app's own document, whatever its shape, so only a catalog or an

@@ -19,13 +19,19 @@ def human_report(summary: dict[str, Any], results: list[dict[str, Any]]) -> str:
             rule = result["case"].split("/", 1)[-1]
             lines.append(f"  {verdict}  {result['level']:<8}  {rule}")
             if result["problem"]:
-                lines.append(f"        {result['problem']}")
+                lines += _indented(result["problem"])
             failure = result["failure"]
             if failure:
-                lines.append(f"        step {failure['step']} of {result['steps']}: {failure['operation']}")
-                lines += [f"        {difference}" for difference in failure["differences"]]
+                lines += _indented(f"step {failure['step']} of {result['steps']}: {failure['operation']}")
+                lines += [line for difference in failure["differences"] for line in _indented(difference)]
     lines.append(summary["summary"])
     return "\n".join(lines)
+
+
+def _indented(text: str) -> list[str]:
+    """The text under its rule, every line of it (an adapter's stdout quoted in a difference may
+    run over several)."""
+    return [f"        {line}".rstrip() for line in text.splitlines() or [""]]
 
 
 def _tier_order(tier: str) -> int:

@@ -3,6 +3,7 @@ differs; then, over all of them, who passed what."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,7 @@ from .protocol import (
     shown,
     step_stdin,
 )
-from .workspace import Workspace, workspace
+from .workspace import TOKEN, TRUSTED_ENV, Workspace, workspace
 
 EXCERPT_CHARS = 2000
 
@@ -28,7 +29,7 @@ EXCERPT_CHARS = 2000
 @dataclass
 class StepFailure:
     step: int  # 1-based
-    operation: str  # the adapter's arguments, the case folder written as {case}
+    operation: str  # AGENTAPPS_TRUSTED=... and the adapter's arguments, the case folder as {case}
     differences: list[str]
     exit_status: int | None = None
     stdout: str = ""
@@ -125,13 +126,16 @@ def run_step(
     """One operation through the adapter, compared with what the step expects: None when it gave
     that."""
     argv = operation_argv(step, space)
+    # The operation as a shell line, with what the user trusts: a failed trust case says it.
+    trusted = shlex.quote(env[TRUSTED_ENV]).replace(str(space.root), TOKEN)
+    operation = f"{TRUSTED_ENV}={trusted} {shown(argv, space)}"
     watched = bool(step["expect"].get("unchanged"))
     before = space.snapshot() if watched else {}
     try:
         reply = adapter(argv, env, step_stdin(step), call_limit(step))
     except AdapterTimedOut:
         limit = f"{call_limit(step):g}"
-        return StepFailure(number, shown(argv, space), [f"the adapter did not answer within {limit} s"])
+        return StepFailure(number, operation, [f"the adapter did not answer within {limit} s"])
     raw, problems = read_answer(case, step, reply)
     found = [space.tokenised(problem) for problem in problems]
     view = catalog_view(raw, space) if operation_of(step) == "catalog" else {}
@@ -143,7 +147,7 @@ def run_step(
     stdout, stderr = (
         space.tokenised(stream.decode("utf-8", "replace")) for stream in (reply.stdout, reply.stderr)
     )
-    return StepFailure(number, shown(argv, space), found, reply.exit_status, stdout, stderr)
+    return StepFailure(number, operation, found, reply.exit_status, stdout, stderr)
 
 
 def run_cases(cases: Sequence[Case], adapter: Adapter, runtime: str, *, jobs: int = 1) -> ConformanceRun:

@@ -1,7 +1,7 @@
 """The folder a case runs in, built fresh for it, and what the adapter is told about it.
 
     {case}/packages/<name>/   each package of the case: copied from the suite, then its `files`
-                              written and its `fifos` made
+                              written, its `fifos` made and its `sparse` files extended
     {case}/state/             AGENTIC_STATE_DIR, where the apps keep their state
 
 The folder lies in the system's temporary folder, outside this suite's checkout and outside any
@@ -29,6 +29,7 @@ TRUSTED_ENV = "AGENTAPPS_TRUSTED"
 STATE_ENV = "AGENTIC_STATE_DIR"
 # Written by Python when a fixture's app imports its own modules: not a change the case made.
 SNAPSHOT_SKIPS = {"__pycache__"}
+SNAPSHOT_READ_CAP = 64 * 1024 * 1024  # bytes of a file a snapshot reads; past it, size and time
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,9 @@ class Workspace:
                 key = str(path.relative_to(self.root))
                 if stat.S_ISLNK(mode):
                     found[key] = ("link", os.readlink(path))
+                elif stat.S_ISREG(mode) and path.lstat().st_size > SNAPSHOT_READ_CAP:
+                    # A sparse file the case made: never read whole; its size and time say a change.
+                    found[key] = ("large", path.lstat().st_size, path.lstat().st_mtime_ns)
                 elif stat.S_ISREG(mode):
                     found[key] = path.read_bytes()
                 else:
@@ -112,6 +116,11 @@ def _build(case: Case, target: Path, package: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)
         os.mkfifo(path)
+    for relative, size in package.get("sparse", {}).items():
+        path = _inside(target, relative)
+        if not path.is_file() or path.is_symlink():
+            raise CaseError(f"{relative}: sparse names no file the package holds.")
+        os.truncate(path, size)  # a hole: no disk space, and no time to make
 
 
 def _inside(package: Path, relative: str) -> Path:

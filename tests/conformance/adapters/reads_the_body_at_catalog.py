@@ -4,6 +4,7 @@ and all, and lists a package whose body it cannot read as broken."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -13,20 +14,25 @@ from agentapps.runtime import catalog_entry
 from agentic_kit import runner
 
 
-def entry_from_the_whole_file(package_root: Path) -> dict[str, Any]:
+def entry_from_the_whole_file(package_root: Path, *, lenient: bool = False) -> dict[str, Any]:
     entry = catalog_entry(package_root)
     if entry["status"] != "ok":
         return entry
     try:
-        (package_root / "APP.md").read_text(encoding="utf-8")  # the flaw: the body is read too
+        # the flaw: the body is read too (leniently: bytes that are not UTF-8 replaced)
+        (package_root / "APP.md").read_bytes().decode("utf-8", "replace" if lenient else "strict")
     except (OSError, UnicodeDecodeError) as error:
         return {**entry, "status": "broken", "problem": f"APP.md cannot be read: {error}"}
     return entry
 
 
-def main(argv: list[str]) -> int:
-    with mock.patch.object(cli, "catalog_entry", entry_from_the_whole_file):
+def reading_the_body(argv: list[str], *, lenient: bool) -> int:
+    with mock.patch.object(cli, "catalog_entry", partial(entry_from_the_whole_file, lenient=lenient)):
         return runner.run(cli.app, argv, human.render)
+
+
+def main(argv: list[str]) -> int:
+    return reading_the_body(argv, lenient=False)
 
 
 if __name__ == "__main__":

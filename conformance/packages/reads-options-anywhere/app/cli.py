@@ -1,6 +1,6 @@
 """A conformance package whose parser reads options anywhere, as a CLI built on command groups
-does: `--verbose items remove it_1 --confirm` and `items --verbose remove it_1 --confirm` both
-remove it_1."""
+does: `--verbose items remove it_1` and `items --verbose remove it_1` both remove it_1. It asks for
+no --confirm of its own: `items remove` is in confirmationRequired, so asking is the runtime's."""
 
 import json
 import os
@@ -30,7 +30,6 @@ def save(items):
 
 def main(args):
     words = [arg for arg in args if not arg.startswith("-")]
-    options = [arg for arg in args if arg.startswith("-")]
     command, rest = " ".join(words[:2]), words[2:]
     items = load()
     if command == "items add" and rest:
@@ -40,8 +39,6 @@ def main(args):
     if command == "items list":
         emit(command, {"count": len(items), "items": items})
     if command == "items remove" and rest:
-        if "--confirm" not in options:
-            fail(command, "CONFIRMATION_REQUIRED", "items remove requires --confirm.", 5)
         gone = [item for item in items if item["id"] == rest[0]]
         if not gone:
             fail(command, "NOT_FOUND", f"No item {rest[0]}.", 4)
