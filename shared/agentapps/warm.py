@@ -5,7 +5,8 @@ path to one; plain words only, nothing a shell would expand), `WarmRuntime` keep
 process (warm_server.py) per package, interpreter word, script and environment less its
 AGENTIC_* settings. It is started exactly as a cold call starts: from the package root, through
 the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
-imports what the script imports, then forks one child per call. The child leads a session of its
+imports what the script imports (and what the package's own modules import, lazily too), then
+forks one child per call. The child leads a session of its
 own, takes the call's stdin, stdout and stderr (passed as descriptors over a Unix socket, so the
 bytes are the app's own), its arguments and AGENTIC_* settings, a cold process's signal state,
 and runs the script as `__main__`. Whatever the child does — crash, os._exit, leak a handle,

@@ -310,3 +310,60 @@ def test_a_schema_ref_is_never_fetched_over_the_network_or_from_the_disk(tmp_pat
         with pytest.raises(BlockingIOError):
             listener.accept()  # nobody connected
     assert (completed.returncode, json.loads(completed.stdout)) == (0, {"ok": True, "command": "echo"})
+
+
+TODO_PACKAGE = Package(Path(__file__).resolve().parents[2] / "agentic-to-do")
+
+
+def todo_list(changed: dict[str, object]) -> dict[str, object]:
+    """A list envelope of 1,000 valid to-dos whose 700th has `changed` applied."""
+    items: list[dict[str, object]] = [
+        {
+            "id": f"td_{i:04d}",
+            "title": f"Write section {i}",
+            "description": "",
+            "status": "open",
+            "dueAt": "2024-02-29",
+            "createdAt": "2026-04-01T00:00:00.000Z",
+            "updatedAt": "2026-04-01T00:00:00.000Z",
+            "completedAt": None,
+        }
+        for i in range(1, 1001)
+    ]
+    items[699] |= changed
+    return {"ok": True, "command": "list", "count": 1000, "items": items, "total": 1000}
+
+
+@pytest.mark.parametrize(
+    ("changed", "valid"),
+    [
+        ({}, True),
+        ({"title": "Trailing space "}, False),
+        ({"title": "Tab\tinside"}, False),
+        ({"title": "No-break space\u00a0"}, False),
+        ({"title": "\u2028Line separator first"}, False),
+        ({"title": "Ends in a wide letter \u00e9"}, True),
+        ({"dueAt": "2026-02-29"}, False),
+        ({"dueAt": "2000-02-29T23:59:59.000Z"}, True),
+        ({"dueAt": "2026-04-31"}, False),
+        ({"id": "td_00001"}, False),
+        ({"status": "done"}, False),
+        ({"extra": 1}, False),
+        ({"description": "x" * 20_001}, False),
+    ],
+)
+def test_every_item_of_a_long_list_is_held_to_the_package_schema(
+    changed: dict[str, object], valid: bool
+) -> None:
+    """The runtime answers "valid" quickly (jsonschema-rs) and says where and why with jsonschema:
+    both must give jsonschema's own verdict, on the patterns and bounds the suite's schemas use."""
+    from jsonschema import Draft202012Validator
+
+    from agentapps.runtime import check_output
+
+    document = todo_list(changed)
+    schema = json.loads((TODO_PACKAGE.root / "schemas" / "success-envelope.schema.json").read_text())
+    reference = [error.message for error in Draft202012Validator(schema).iter_errors(document)]
+    violations = check_output(TODO_PACKAGE, ["list"], 0, json.dumps(document), "").violations
+    assert (not reference, not violations) == (valid, valid)
+    assert [violation.rule for violation in violations] == ["schemas.outputs"] * len(reference)
