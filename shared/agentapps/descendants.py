@@ -20,6 +20,7 @@ group is killed, as process.py always does.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import sys
@@ -30,7 +31,8 @@ from pathlib import Path
 _PR_SET_CHILD_SUBREAPER = 36
 _lock = threading.Lock()
 _kept: set[int] = set()
-_running: dict[int, float] = {}  # id of a running call's Tracker → when it began, in clock ticks
+_running: dict[int, float] = {}  # a running call's number → when it began, in clock ticks
+_numbers = itertools.count()
 _subreaper: bool | None = None
 
 
@@ -93,9 +95,10 @@ class Tracker:
         self.enabled = _become_subreaper()
         self.began = _ticks_now() - 1  # start times are whole ticks: one tick of slack
         self.known: dict[int, int] = {}  # pid → its start time (a reused pid is another process)
+        self.number = next(_numbers)
         if self.enabled:
             with _lock:
-                _running[id(self)] = self.began
+                _running[self.number] = self.began
 
     def watch(self, root: int | None) -> None:
         """Note every descendant of `root` (the entry process) and of those already noted."""
@@ -130,7 +133,7 @@ class Tracker:
                     break
         finally:
             with _lock:
-                _running.pop(id(self), None)
+                _running.pop(self.number, None)
 
     def _alive(self, pid: int, started: int) -> bool:
         stat = _stat(pid)
@@ -140,7 +143,7 @@ class Tracker:
         """The runtime's children that are no one's it started, that began after this call did,
         and that no other running call could own."""
         with _lock:
-            others = [began for key, began in _running.items() if key != id(self)]
+            others = [began for number, began in _running.items() if number != self.number]
             kept = set(_kept)
         found = []
         for pid in _children(os.getpid()):

@@ -120,15 +120,19 @@ def run_bounded(
     """
     deadline = time.monotonic() + timeout
     tracker = Tracker()  # before the process starts: all it starts begins after
-    process = subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        env=dict(env),
-        stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
+    try:
+        process = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except BaseException:
+        tracker.end(None)  # no call runs: it must not claim later orphans
+        raise
     child = _Spawned(process)
     assert process.stdout is not None
     assert process.stderr is not None

@@ -106,6 +106,15 @@ def test_a_daemon_that_left_the_session_is_killed_when_the_call_ends(
     assert not late_write.exists()  # nothing of the call changes anything after it answered
 
 
+def test_a_call_that_could_not_start_leaves_no_claim_on_later_orphans(pid_file: Path, tmp_path: Path) -> None:
+    """A program that cannot start is no running call: the next call's orphans are still its own."""
+    with pytest.raises(FileNotFoundError):
+        run_bounded(["/no/such/program"], cwd=Path.cwd(), env={}, stdin=b"", timeout=5, max_output=CAP)
+    finished = run_python(LEAVE_A_DAEMON + "print('{}')\n", str(pid_file), str(tmp_path / "late"))
+    assert finished.exit_status == 0
+    assert gone(int(pid_file.read_text()))
+
+
 def test_a_call_ends_only_its_own_processes_when_calls_overlap(pid_file: Path, tmp_path: Path) -> None:
     """A long call's setsid() child lives on while a short call that began after it ends; it is
     killed when its own call ends."""
