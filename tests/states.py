@@ -87,7 +87,7 @@ def notes(number: int) -> st.SearchStrategy[Document]:
             "updatedAt": moments[1],
         },
         one_line,
-        st.text(max_size=60),
+        st.text(st.characters(codec="utf-8", blacklist_characters="\x00"), max_size=60),  # no NUL, as input
         st.sets(st.text("abcdefghij-ß", min_size=1, max_size=8), max_size=5),
         dues,
         st.lists(instants, min_size=2, max_size=2).map(sorted),
