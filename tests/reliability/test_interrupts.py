@@ -53,6 +53,13 @@ def seeded_state(app: AppRunner, facts: AppFacts) -> Path:
     return path
 
 
+def _sigint_as_a_foreground_command_has_it() -> None:
+    # A shell starts a background job with SIGINT ignored, and an ignored SIGINT stays ignored
+    # (by the kernel and by the apps, on purpose): the apps are started here as a runtime in the
+    # foreground starts them, whatever started the test run.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(app: AppRunner, facts: AppFacts, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "app/cli.py", *facts.write],
@@ -60,6 +67,7 @@ def start(app: AppRunner, facts: AppFacts, env: dict[str, str]) -> subprocess.Po
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_sigint_as_a_foreground_command_has_it,
     )
 
 
