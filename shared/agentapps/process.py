@@ -8,8 +8,6 @@ output, whatever the process does.
 - Past `max_output` bytes on stdout or on stderr the group is killed; the result names the stream.
 - Once the entry process has exited, output still arriving is read for EXIT_GRACE seconds at
   most; then whatever in its group still holds the pipes is killed, and the pipes are closed.
-- When the call ends, however it ends, every process it started that is still alive is killed,
-  in its group or not (descendants.py: on Linux, those that called setsid() too).
 """
 
 from __future__ import annotations
@@ -24,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
-
-from .descendants import Tracker
 
 # How long output may keep arriving after the entry process exited (from children holding its
 # pipes); everything the entry process itself wrote is already in the pipe when it exits.
@@ -61,11 +57,6 @@ class Child(Protocol):
     @property
     def returncode(self) -> int | None: ...
 
-    @property
-    def pid(self) -> int | None:
-        """The entry process's pid, once known."""
-        ...
-
     def poll(self) -> int | None: ...
 
     def wait(self, timeout: float | None = None) -> int:
@@ -86,10 +77,6 @@ class _Spawned:
     @property
     def returncode(self) -> int | None:
         return self.process.returncode
-
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid
 
     def poll(self) -> int | None:
         return self.process.poll()
@@ -119,20 +106,15 @@ def run_bounded(
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
     deadline = time.monotonic() + timeout
-    tracker = Tracker()  # before the process starts: all it starts begins after
-    try:
-        process = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=dict(env),
-            stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except BaseException:
-        tracker.end(None)  # no call runs: it must not claim later orphans
-        raise
+    process = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     child = _Spawned(process)
     assert process.stdout is not None
     assert process.stderr is not None
@@ -145,7 +127,6 @@ def run_bounded(
             feed=b"" if isinstance(stdin, int) else stdin,
             deadline=deadline,
             max_output=max_output,
-            tracker=tracker,
         )
     finally:
         for pipe in (process.stdin, process.stdout, process.stderr):
@@ -155,7 +136,6 @@ def run_bounded(
         if process.returncode is None:  # only when collecting itself failed
             child.kill_group()
             process.wait()
-            tracker.end(process.pid)
 
 
 def collect(
@@ -167,80 +147,72 @@ def collect(
     feed: bytes,
     deadline: float,
     max_output: int,
-    tracker: Tracker | None = None,
 ) -> Finished:
     """Feed `feed` into stdin_pipe (then close it) and read the stdout and stderr pipes until the
     child exits (then for EXIT_GRACE at most), the deadline passes (TimedOut), or a stream passes
     `max_output` bytes. The caller owns and closes stdout and stderr; stdin_pipe is closed here
-    (closing it again is harmless). Whatever ends the call, every process it started is killed
-    when it ends (descendants.py), those that left its session included."""
-    tracker = tracker or Tracker()
-    try:
-        stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
-        names = {stdout: "stdout", stderr: "stderr"}
-        received = {descriptor: bytearray() for descriptor in names}
-        pending = memoryview(feed)
-        with selectors.DefaultSelector() as selector:
-            for descriptor in names:
-                os.set_blocking(descriptor, False)
-                selector.register(descriptor, selectors.EVENT_READ)
-            if stdin_pipe is not None and pending:
-                os.set_blocking(stdin_fd, False)
-                selector.register(stdin_fd, selectors.EVENT_WRITE)
-            elif stdin_pipe is not None:
-                stdin_pipe.close()
-            exited_at: float | None = None
-            over_cap: str | None = None
-            while selector.get_map() and over_cap is None:
-                tracker.watch(child.pid)
-                now = time.monotonic()
-                if exited_at is None and child.poll() is not None:
-                    exited_at = now
-                limit = deadline if exited_at is None else exited_at + EXIT_GRACE
-                if now >= limit:
-                    break
-                for key, _ in selector.select(min(limit - now, _POLL)):
-                    descriptor = key.fd
-                    if descriptor == stdin_fd:
-                        pending = _feed(descriptor, pending)
-                        if not pending and stdin_pipe is not None:
-                            selector.unregister(descriptor)
-                            stdin_pipe.close()
-                        continue
-                    chunk = _read(descriptor)
-                    if chunk is None:
-                        continue
-                    if not chunk:
+    (closing it again is harmless)."""
+    stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
+    names = {stdout: "stdout", stderr: "stderr"}
+    received = {descriptor: bytearray() for descriptor in names}
+    pending = memoryview(feed)
+    with selectors.DefaultSelector() as selector:
+        for descriptor in names:
+            os.set_blocking(descriptor, False)
+            selector.register(descriptor, selectors.EVENT_READ)
+        if stdin_pipe is not None and pending:
+            os.set_blocking(stdin_fd, False)
+            selector.register(stdin_fd, selectors.EVENT_WRITE)
+        elif stdin_pipe is not None:
+            stdin_pipe.close()
+        exited_at: float | None = None
+        over_cap: str | None = None
+        while selector.get_map() and over_cap is None:
+            now = time.monotonic()
+            if exited_at is None and child.poll() is not None:
+                exited_at = now
+            limit = deadline if exited_at is None else exited_at + EXIT_GRACE
+            if now >= limit:
+                break
+            for key, _ in selector.select(min(limit - now, _POLL)):
+                descriptor = key.fd
+                if descriptor == stdin_fd:
+                    pending = _feed(descriptor, pending)
+                    if not pending and stdin_pipe is not None:
                         selector.unregister(descriptor)
-                        continue
-                    received[descriptor] += chunk
-                    if len(received[descriptor]) > max_output:
-                        over_cap = names[descriptor]
-                        break
-            holders_left = any(descriptor in names for descriptor in selector.get_map())
-        if stdin_pipe is not None:
-            with contextlib.suppress(OSError):
-                stdin_pipe.close()
-        if over_cap is not None:
+                        stdin_pipe.close()
+                    continue
+                chunk = _read(descriptor)
+                if chunk is None:
+                    continue
+                if not chunk:
+                    selector.unregister(descriptor)
+                    continue
+                received[descriptor] += chunk
+                if len(received[descriptor]) > max_output:
+                    over_cap = names[descriptor]
+                    break
+        holders_left = any(descriptor in names for descriptor in selector.get_map())
+    if stdin_pipe is not None:
+        with contextlib.suppress(OSError):
+            stdin_pipe.close()
+    if over_cap is not None:
+        child.kill_group()
+        child.wait()
+    elif exited_at is None:
+        # The pipes closed (or the deadline passed) before the entry process exited.
+        try:
+            child.wait(max(deadline - time.monotonic(), 0))
+        except subprocess.TimeoutExpired:
             child.kill_group()
             child.wait()
-        elif exited_at is None:
-            # The pipes closed (or the deadline passed) before the entry process exited.
-            try:
-                child.wait(max(deadline - time.monotonic(), 0))
-            except subprocess.TimeoutExpired:
-                child.kill_group()
-                child.wait()
-                raise TimedOut from None
-        if holders_left and over_cap is None:
-            child.kill_group()  # what is left of its group still holds the pipes
-        status = child.returncode
-        assert status is not None
-        out, err = (bytes(received[descriptor]) for descriptor in names)
-        return Finished(status, out, err, over_cap)
-
-    finally:
-        tracker.end(child.pid)
+            raise TimedOut from None
+    if holders_left and over_cap is None:
+        child.kill_group()  # what is left of its group still holds the pipes
+    status = child.returncode
+    assert status is not None
+    out, err = (bytes(received[descriptor]) for descriptor in names)
+    return Finished(status, out, err, over_cap)
 
 
 def _feed(descriptor: int, pending: memoryview) -> memoryview:

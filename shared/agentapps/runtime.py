@@ -32,7 +32,6 @@ from agentic_kit.errors import AppError
 from agentic_kit.store import unique_keys
 from agentic_kit.text import undecodable_byte
 
-from .descendants import reaches_everything
 from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, toolkit_error
 from .gates import trust_level
 from .manifest import (
@@ -487,8 +486,7 @@ def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tupl
     except RunTimedOut as error:
         raise toolkit_error(
             TIMEOUT,
-            f"{error}; it was killed, with "
-            + ("every process it started." if reaches_everything() else "its process group."),
+            f"{error}; it was killed.",
             "It may have taken effect before it was killed: read the state back before retrying; "
             "raise --timeout if the command is slow.",
         ) from None

@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .descendants import keep
 from .process import Finished, TimedOut, collect
 
 SERVER_SCRIPT = Path(__file__).with_name("warm_server.py")
@@ -192,7 +191,6 @@ class WarmRuntime:
                 return None
             finally:
                 theirs.close()
-            keep(process.pid)  # the runtime's own: never taken for a call's orphan
             server = _Server(process, ours)
             try:
                 ours.settimeout(max(deadline - time.monotonic(), 0.001))

@@ -142,12 +142,6 @@ class Sandbox:
     def packages(self) -> Path:
         return self.root / "packages"
 
-    def assert_nothing_left_behind(self) -> None:
-        """What the stdout-holding fixtures left behind (in their group, or in a session of its
-        own) ended with the call, and was reaped: the call changes nothing after it answered."""
-        for pid in self.holders.read_text().split() if self.holders.exists() else []:
-            assert not Path(f"/proc/{pid}").exists(), f"{pid}, left behind, outlived the call"
-
     def copy(self, name: str) -> Path:
         target = self.packages / name
         shutil.copytree(FIXTURES / name, target)
@@ -209,7 +203,6 @@ def test_check_finds_exactly_the_fault(
     assert {finding["rule"] for finding in found if finding["severity"] == "warning"} == expected.warnings
     assert (result.exit_status, result.error_code) == ((13, "CHECK_FAILED") if expected.errors else (0, None))
     assert sandbox.files_outside(package) == before
-    sandbox.assert_nothing_left_behind()
 
 
 def test_catalog_reports_each_fixture_and_never_stops_the_scan(
@@ -240,13 +233,10 @@ def test_run_relays_success_or_reports_the_fault(
     if expected.hang_risk:
         assert time.monotonic() - started < TIMEOUT + MARGIN
     assert (result.error_code, result.exit_status) == expected.run
-    if result.error_code == "TIMEOUT":
-        assert result.envelope["error"]["message"].endswith("; it was killed, with every process it started.")
     if expected.run == (None, 0):
         assert result.envelope.get("command") in (None, " ".join(expected.args))
     changed = set(sandbox.files_outside(package)) ^ set(before)
     assert changed == ({f"packages/{WRITTEN_BESIDE}"} if expected.writes_beside else set())
-    sandbox.assert_nothing_left_behind()
 
 
 def test_output_past_the_cap_names_the_cap(agentapps: Callable[..., ToolkitResult]) -> None:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -438,54 +436,6 @@ def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
     logged = capsys.readouterr().err
     for number in range(32):
         assert f"{roots / f'hangs-{number}'} is not served: describe failed" in logged
-
-
-LEAVES_A_DAEMON = """
-import os, sys, time
-if os.fork() == 0:  # a daemon's double fork: the process that stays leaves the call's session
-    os.setsid()
-    if os.fork() == 0:
-        with open(os.environ["HOLDER_PID_FILE"], "a") as handle:
-            handle.write(f"{os.getpid()}\\n")
-        time.sleep(60)
-        os._exit(0)
-    os._exit(0)
-os.wait()
-time.sleep(0.5)
-if sys.argv[1] == "hang":
-    time.sleep(3600)
-print('{"ok": true, "command": "answer"}')
-"""
-
-
-@pytest.mark.parametrize("mode", [[], ["--cold"]], ids=["warm", "cold"])
-def test_what_a_call_left_behind_ends_with_the_call(tmp_path: Path, mode: list[str]) -> None:
-    """A call that answered and a call that timed out: what either left in a session of its own
-    is killed (and reaped) by the time the tool's result arrives."""
-    package = tmp_path / "packages" / "daemon"
-    (package / "app").mkdir(parents=True)
-    (package / "APP.md").write_text(
-        "---\nschema: agentapplications/v1\nkind: app\nslug: daemon\nname: Daemon\n"
-        "description: Leaves a daemon.\nversion: 1.0.0\nentry:\n  command: python3 app/cli.py\n"
-        "commands: [answer, hang]\nconfirmationRequired: []\nskills: []\n---\n# Daemon\n"
-    )
-    (package / "app" / "cli.py").write_text(LEAVES_A_DAEMON)
-    pids = tmp_path / "pids"
-
-    async def scenario(session: ClientSession) -> None:
-        for tool, error in (("daemon.answer", False), ("daemon.hang", True)):
-            result = await session.call_tool(tool, {})
-            assert result.is_error is error
-            daemon = int(pids.read_text().split()[-1])
-            assert not Path(f"/proc/{daemon}").exists(), f"{tool} left {daemon} running"
-
-    args = [*mode, "--approve", "--timeout", "2", "--env", "HOLDER_PID_FILE", str(package.parent)]
-    try:
-        run(tmp_path, scenario, args, env={"HOLDER_PID_FILE": str(pids)})
-    finally:
-        for pid in pids.read_text().split() if pids.exists() else []:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(pid), signal.SIGKILL)
 
 
 def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ a short grace, holds at most the output cap, and an entry process that answered 
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import os
 import signal
@@ -63,76 +62,6 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def gone(pid: int) -> bool:
-    """Whether the process no longer exists, not even as a zombie: killed and reaped. No wait:
-    the call ends what it started before it returns."""
-    return not Path(f"/proc/{pid}").exists()
-
-
-# A daemon's double fork: a child calls setsid() and forks the process that stays, then exits at
-# once, so the one that stays is an orphan before anything could see its parent; it appends its
-# pid to argv[1], then writes argv[2] after two seconds (if it is still alive to).
-LEAVE_A_DAEMON = """
-import os, sys, time
-if os.fork() == 0:
-    os.setsid()
-    if os.fork() == 0:
-        with open(sys.argv[1], "a") as handle:
-            handle.write(f"{os.getpid()}\\n")
-        time.sleep(2)
-        open(sys.argv[2], "w").close()
-        os._exit(0)
-    os._exit(0)
-os.wait()
-while not os.path.exists(sys.argv[1]):
-    time.sleep(0.01)
-"""
-
-
-@pytest.mark.parametrize("ending", ["answered", "timed-out"])
-def test_a_daemon_that_left_the_session_is_killed_when_the_call_ends(
-    pid_file: Path, tmp_path: Path, ending: str
-) -> None:
-    late_write = tmp_path / "written-after-the-call"
-    if ending == "answered":
-        finished = run_python(LEAVE_A_DAEMON + "print('{}')\n", str(pid_file), str(late_write))
-        assert (finished.exit_status, finished.stdout) == (0, b"{}\n")
-    else:
-        with pytest.raises(TimedOut):
-            run_python(LEAVE_A_DAEMON + "time.sleep(3600)\n", str(pid_file), str(late_write), timeout=1.0)
-    [daemon] = map(int, pid_file.read_text().split())
-    assert gone(daemon)
-    time.sleep(2.5)
-    assert not late_write.exists()  # nothing of the call changes anything after it answered
-
-
-def test_a_call_that_could_not_start_leaves_no_claim_on_later_orphans(pid_file: Path, tmp_path: Path) -> None:
-    """A program that cannot start is no running call: the next call's orphans are still its own."""
-    with pytest.raises(FileNotFoundError):
-        run_bounded(["/no/such/program"], cwd=Path.cwd(), env={}, stdin=b"", timeout=5, max_output=CAP)
-    finished = run_python(LEAVE_A_DAEMON + "print('{}')\n", str(pid_file), str(tmp_path / "late"))
-    assert finished.exit_status == 0
-    assert gone(int(pid_file.read_text()))
-
-
-def test_a_call_ends_only_its_own_processes_when_calls_overlap(pid_file: Path, tmp_path: Path) -> None:
-    """A long call's setsid() child lives on while a short call that began after it ends; it is
-    killed when its own call ends."""
-    long_call = LEAVE_A_HOLDER.replace("NEW_SESSION", "True").replace("time.sleep(60)", "time.sleep(30)")
-    long_call += "import time\nwhile not os.path.exists(sys.argv[1]):\n    time.sleep(0.01)\ntime.sleep(2)\n"
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        running = pool.submit(run_python, long_call, str(pid_file))
-        while not pid_file.exists():
-            time.sleep(0.01)
-        [holder] = map(int, pid_file.read_text().split())
-        short = run_python(LEAVE_A_DAEMON + "print('{}')\n", str(tmp_path / "short"), str(tmp_path / "late"))
-        assert short.exit_status == 0
-        assert alive(holder)  # not the short call's to end
-        assert running.result().exit_status == 0
-    assert gone(holder)
-    assert gone(int((tmp_path / "short").read_text()))
-
-
 def ends_soon(pid: int) -> bool:
     """Whether the process is gone within MARGIN seconds (a kill takes effect asynchronously)."""
     deadline = time.monotonic() + MARGIN
@@ -151,8 +80,12 @@ def test_an_answer_stands_though_something_left_behind_holds_stdout(
     assert time.monotonic() - started < EXIT_GRACE + MARGIN
     assert (finished.exit_status, finished.stdout, finished.over_cap) == (0, b'{"ok": true}\n', None)
     [holder] = map(int, pid_file.read_text().split())
-    # What the call left is killed, in its group or in a session of its own, and reaped.
-    assert gone(holder)
+    # What is left in the group is killed; a process in a session of its own is out of reach.
+    if new_session:
+        time.sleep(0.5)
+        assert alive(holder)
+    else:
+        assert ends_soon(holder)
 
 
 def test_a_timeout_bounds_the_call_even_when_a_grandchild_holds_stdout(pid_file: Path) -> None:

@@ -307,40 +307,6 @@ def test_a_hostile_package_is_bounded_warm_as_it_is_cold(
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize("ending", ["answered", "timed-out"])
-def test_a_daemon_that_left_the_session_is_killed_when_the_call_ends_warm_as_cold(
-    tmp_path: Path, warm: WarmRuntime, ending: str
-) -> None:
-    """A double fork with setsid() in between: the process that stays is an orphan at once, out
-    of the call's group; warm (a child of the warm process) as cold, the call's end kills it."""
-    package = python_package(
-        tmp_path,
-        f"""
-        import os, sys, time
-        if os.fork() == 0:
-            os.setsid()
-            if os.fork() == 0:
-                with open(sys.argv[1], "w") as handle:
-                    handle.write(str(os.getpid()))
-                time.sleep(30)
-                os._exit(0)
-            os._exit(0)
-        while not os.path.exists(sys.argv[1]):
-            time.sleep(0.01)
-        {"time.sleep(3600)" if ending == "timed-out" else ""}
-        print('{{"ok": true}}')
-        """,
-    )
-    for runtime in (None, warm):
-        pid_file = tmp_path / f"daemon-{runtime is None}"
-        try:
-            assert invoke(package, [str(pid_file)], timeout=2, warm=runtime).ok
-        except RunTimedOut:
-            assert ending == "timed-out"
-        daemon = int(pid_file.read_text())
-        assert not Path(f"/proc/{daemon}").exists(), "the daemon outlived its call, or was not reaped"
-
-
 def test_the_output_cap_holds_warm(warm: WarmRuntime) -> None:
     package = Package(FIXTURES / "writes-forever")
     cold, hot = both(package, ["echo"], warm, max_output=4096)
