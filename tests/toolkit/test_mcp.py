@@ -517,3 +517,127 @@ def test_output_that_is_not_valid_unicode_is_a_violation_and_the_server_lives_on
             assert failed.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
 
     run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_a_failing_call_s_text_carries_the_hint_and_names_the_tool_s_arguments(tmp_path: Path) -> None:
+    """Many clients hand the model only the text: `CODE: message`, then the hint on its own line,
+    an option named as the argument the client sent (`due_at`, not `--due-at`). The structured
+    content is the app's envelope exactly as it printed it."""
+
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic_to_do__update", {"id": "td_0001", "due_at": "2026-02-30"})
+        assert refused.is_error is True
+        envelope = refused.structured_content
+        assert envelope is not None
+        error = envelope["error"]
+        assert envelope["command"] == "update"
+        assert "--due-at" in error["message"]  # the app's own words, kept
+        assert error["hint"]
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        message = error["message"].replace("--due-at", "due_at")
+        assert (
+            content.text
+            == f"VALIDATION_ERROR: {message}\nHint: {error['hint'].replace('--due-at', 'due_at')}"
+        )
+        assert "--due-at" not in content.text
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_a_destructive_call_without_confirm_says_to_pass_confirm(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic_to_do__remove", {"id": "td_0001"})
+        hint = 'Ask the user; if they agree, call the tool again with "confirm": true.'
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["hint"] == hint
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        assert content.text == (
+            "CONFIRMATION_REQUIRED: remove is in confirmationRequired: the runtime needs the user's "
+            f"approval.\nHint: {hint}"
+        )
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_an_unknown_tool_says_how_tools_are_named(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic-to-do.add", {"title": "x"})
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        assert content.text == (
+            "NOT_FOUND: No tool named agentic-to-do.add.\n"
+            "Hint: List the tools for their names: <package>__<command>, as agentic_to_do__add."
+        )
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def agentapps(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The toolkit as a client starts it: stdin a pipe left open, so a server that started would
+    wait on it (and the wall-time bound would fail), where a refusal returns at once."""
+    with subprocess.Popen(
+        [str(Path(sys.executable).parent / "agentapps"), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+@pytest.mark.parametrize("root", ["missing", "a-file", "empty", "relative"])
+def test_a_bad_root_is_refused_on_stderr_before_serving(tmp_path: Path, root: str) -> None:
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "empty" / "nothing-here").mkdir(parents=True)
+    given = {"relative": "agentic-to-do"}.get(root, str(tmp_path / root))  # relative to tmp_path
+    shown = {
+        "relative": f"agentic-to-do (from {tmp_path}: {tmp_path / 'agentic-to-do'})",
+    }.get(root, given)
+    problem = "holds no package" if root == "empty" else "is not a folder"
+    completed = agentapps("mcp", str(SUITE / "agentic-notes"), given, cwd=tmp_path)
+    assert completed.returncode == 4
+    error = json.loads(completed.stdout)["error"]
+    assert error["code"] == "NOT_FOUND"
+    assert error["message"].startswith(f"{shown} {problem}")
+    assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
+
+
+def test_no_root_is_the_current_folder_and_refused_when_it_holds_no_package(tmp_path: Path) -> None:
+    completed = agentapps("mcp", cwd=tmp_path)
+    assert completed.returncode == 4
+    assert completed.stderr.startswith("agentapps mcp: . (from ")
+    assert "holds no package" in completed.stderr
+
+
+def test_a_bad_option_is_said_on_stderr_too(tmp_path: Path) -> None:
+    completed = agentapps("mcp", "--timeout", "0", str(SUITE / "agentic-to-do"))
+    assert completed.returncode == 3
+    assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
+    assert completed.stderr.startswith("agentapps mcp: Invalid value for '--timeout'")
+
+
+def test_mcp_help_prints_help_and_serves_nothing() -> None:
+    for args in (["mcp", "--help"], ["mcp", str(SUITE / "agentic-to-do"), "--help"]):
+        completed = agentapps(*args)
+        assert completed.returncode == 0
+        envelope = json.loads(completed.stdout)
+        assert envelope["command"] == "mcp"
+        assert "Serve every package under the roots over MCP on stdio" in envelope["help"]
+        assert completed.stderr == ""
+
+
+def test_the_toolkit_s_help_and_describe_list_mcp() -> None:
+    helped = json.loads(agentapps("--help").stdout)["help"]
+    assert re.search(r"^  mcp +Serve every package", helped, flags=re.MULTILINE)
+    described = json.loads(agentapps("describe").stdout)["item"]["commands"]
+    [mcp] = [command for command in described if command["name"] == "mcp"]
+    assert mcp["arguments"][0]["name"].lower().startswith("root")
