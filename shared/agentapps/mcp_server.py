@@ -64,8 +64,8 @@ STARTUP_WORKERS = 32
 STARTUP_DESCRIBE_TIMEOUT = 10.0
 
 # Tool names every client accepts: Claude Desktop rejects the whole tool list, and OpenAI-compatible
-# APIs the request, when one name does not match this (the spec itself also allows `.` and `/`).
-TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+# APIs the request, when one name does not match ^[a-zA-Z0-9_-]{1,64}$ (the spec also allows `.`
+# and `/`, and 128 characters). tool_names keeps to letters, digits and `_`, and to this length.
 MAX_TOOL_NAME = 64
 HASH_DIGITS = 8  # hex digits of the suffix that keeps a too-long or shared name unique
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
@@ -168,11 +168,11 @@ def _hashed(readable: str, package: str, command: str, digits: int) -> str:
 
 
 def tool_names(commands: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """(package name, command) → its tool name, matching TOOL_NAME, one per command. The readable
-    name (readable_tool_name) when it fits in 64 characters, has both parts and no other command
-    makes it too; otherwise it is hashed (_hashed) — every command sharing a readable name is, so
-    which gets which name never depends on the order packages are found in, and a collision
-    never drops or merges a tool."""
+    """(package name, command) → its tool name, one per command, in the characters every client
+    accepts. The readable name (readable_tool_name) when it fits in 64 characters, has both parts
+    and no other command makes it too; otherwise it is hashed (_hashed) — every command sharing a
+    readable name is, so which gets which name never depends on the order packages are found in,
+    and a collision never drops or merges a tool."""
     readable = {key: readable_tool_name(*key) for key in commands}
     shared = Counter(readable.values())
     plain = {
