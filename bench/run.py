@@ -283,9 +283,9 @@ def bench_mcp(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
     agentapps = str(Path(sys.executable).parent / "agentapps")
     package = ROOT / "agentic-to-do"
     calls = [
-        ("list", "agentic-to-do.list", {}, "read"),
-        ("get", "agentic-to-do.get", {"id": "td_0050"}, "read"),
-        ("add", "agentic-to-do.add", {"title": "Benchmark task", "due_at": "2026-05-01"}, "write"),
+        ("list", "agentic_to_do__list", {}, "read"),
+        ("get", "agentic_to_do__get", {"id": "td_0050"}, "read"),
+        ("add", "agentic_to_do__add", {"title": "Benchmark task", "due_at": "2026-05-01"}, "write"),
     ]
     rows = []
     for size in MCP_SIZES:

@@ -490,9 +490,8 @@ def mcp_command(
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
-    for root in roots or []:
-        if not root.is_dir():
-            raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
+    for root in roots or [Path(".")]:
+        check_mcp_root(root)
     request = McpRequest(
         [root.resolve() for root in roots or [Path(".")]],
         approve,
@@ -512,6 +511,37 @@ def mcp_command(
     )
 
 
+def check_mcp_root(root: Path) -> None:
+    """NOT_FOUND, before anything is served, for a root that is not a folder or holds no package:
+    a server with no tools would say nothing to the client that started it (and a client starts it
+    from a folder of its own choosing, so a relative root is shown resolved)."""
+    where = str(root) if root.is_absolute() else f"{root} (from {Path.cwd()}: {root.resolve()})"
+    if not root.is_dir():
+        raise AppError(
+            ErrorCode.NOT_FOUND,
+            f"{where} is not a folder.",
+            "Give each root as an absolute path to a folder holding packages (a client starts the "
+            "server from a folder of its own choosing).",
+        )
+    if not discover([root]):
+        raise AppError(
+            ErrorCode.NOT_FOUND,
+            f"{where} holds no package (no APP.md in it or under it).",
+            "Give a package's folder or a folder holding packages; `agentapps catalog ROOT` lists them.",
+        )
+
+
+def _refusal(answer: str) -> str:
+    """An error envelope as one line, its message and hint (with --human, the text as printed)."""
+    import json
+
+    try:
+        error = json.loads(answer)["error"]
+        return " ".join(part for part in (error["message"], error.get("hint")) if part)
+    except (ValueError, KeyError, TypeError):
+        return " ".join(answer.split())
+
+
 def main() -> None:
     """The console script."""
     import io
@@ -522,6 +552,8 @@ def main() -> None:
             status = runner.run(app, sys.argv[1:], render=human.render)
         if status != 0 or not _mcp_requests:  # a bad option, or --help: the answer is the envelope
             sys.stdout.write(answer.getvalue())
+            if status != 0:  # said on stderr too: an MCP client logs stderr, stdout is its protocol
+                print(f"agentapps mcp: {_refusal(answer.getvalue())}", file=sys.stderr)
             sys.exit(status)
         serve_mcp(_mcp_requests.pop())
         return

@@ -1,12 +1,14 @@
 """`agentapps mcp`: serve Agent Applications packages over the Model Context Protocol (stdio).
 
 Progressive disclosure, mapped onto MCP:
-- catalog → tool listing: one tool per declared command, named `<slug>.<command>` (the words of
-  a command path joined by dots), described from the package. A package with `describe` gets
+- catalog → tool listing: one tool per declared command, named `<slug>__<command>` in the
+  characters every client accepts (tool_names: `agentic_to_do__add`, `command_paths__items_remove`),
+  described from the package. A package with `describe` gets
   each tool's input schema from it; one without gets an `args` array of strings: the words after
   the command, as the user would type them;
 - activation → resources: each package's APP.md body (`agentapp://<slug>/APP.md`) and each
-  skill (`agentapp://<slug>/skills/<name>`);
+  skill (`agentapp://<slug>/skills/<name>`); a package named by its folder (no slug) has that
+  name percent-encoded, so every URI is one a URI parser accepts;
 - resources → tool calls: the runtime's `invoke`, whose relayed document is the tool's result.
   A Python package runs warm (warm.py: a child forked from a process that has done its imports,
   under the same rules and with the same result as a cold call) unless the server was started
@@ -17,27 +19,33 @@ server was started with --approve (otherwise it is left out, before any of its c
 command gated by confirmationRequired is marked destructive and runs only with `"confirm": true`
 (for a described command that also passes the app's own `--confirm`); the package sees the
 allow-listed environment plus the variables named with --env; every call is bounded by
---timeout and --max-output. A failure is a tool error carrying its code; a broken package is left
-out, never fatal. Needs the optional extra: pip install -e ".[mcp]".
+--timeout and --max-output. A failure is a tool error: its structured content the failing
+envelope as it came, its text `CODE: message` and the hint on a line of its own (error_text), with
+options named as the tool's arguments; a broken package is left out, never fatal. Needs the
+optional extra: pip install -e ".[mcp]".
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import re
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from mcp import MCPError, types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types import INVALID_PARAMS
 
-from agentic_kit.envelope import to_json
+from agentic_kit.envelope import Envelope, error_envelope, to_json
 from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
@@ -54,6 +62,13 @@ URI_SCHEME = "agentapp"
 # leaves its package out, never the rest, and start-up as a whole is bounded by the deadline.
 STARTUP_WORKERS = 32
 STARTUP_DESCRIBE_TIMEOUT = 10.0
+
+# Tool names every client accepts: Claude Desktop rejects the whole tool list, and OpenAI-compatible
+# APIs the request, when one name does not match ^[a-zA-Z0-9_-]{1,64}$ (the spec also allows `.`
+# and `/`, and 128 characters). tool_names keeps to letters, digits and `_`, and to this length.
+MAX_TOOL_NAME = 64
+HASH_DIGITS = 8  # hex digits of the suffix that keeps a too-long or shared name unique
+CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
 
 
 @dataclass
@@ -108,30 +123,70 @@ def load_commands(
                 strict=True,
             )
         )
-    commands: dict[str, Command] = {}
+    served: dict[tuple[str, str], Command] = {}
     for package in packages:
         manifest = package.manifest
         described = descriptions.get(package.root, {})
         if described is None:
             continue
-        tools: dict[str, Command] = {}
+        if any(name == package.name for name, _ in served):
+            _leave_out(package.root, f"another package already serves {package.name} (the same slug)")
+            continue
         for declared in manifest.commands:
             if "describe" in manifest.commands and declared not in described:
                 continue  # a described package is served as it describes itself
-            name = f"{package.name}.{declared.replace(' ', '.')}"
-            if name in tools:
-                _say(
-                    f"{package.root}: `{declared}` and `{tools[name].name}` are both the tool {name}; "
-                    f"only `{tools[name].name}` is served"
-                )
-                continue
-            tools[name] = Command(package, declared.split(" "), described.get(declared))
-        taken = sorted(set(tools) & set(commands))
-        if taken:
-            _leave_out(package.root, f"another package already serves {', '.join(taken)} (the same slug)")
-            continue
-        commands |= tools
-    return commands
+            served[(package.name, declared)] = Command(package, declared.split(" "), described.get(declared))
+    names = tool_names(list(served))
+    readable = Counter(readable_tool_name(*key) for key in served)
+    for key, command in served.items():
+        shared = readable_tool_name(*key)
+        if readable[shared] > 1:  # never silent: each is served, under its own name
+            _say(
+                f"{command.package.root}: `{command.name}` would be the tool {shared}, as another "
+                f"command would; it is served as {names[key]}"
+            )
+    return {names[key]: command for key, command in served.items()}
+
+
+def _name_part(text: str) -> str:
+    """ASCII letters and digits as they are; every run of anything else one `_`, none at either
+    end (so a part never holds `__`, the separator)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
+
+
+def readable_tool_name(package: str, command: str) -> str:
+    """`<package>__<command>`: `agentic-to-do` `add` → `agentic_to_do__add`, a command path's words
+    joined by `_` (`items remove` → `items_remove`)."""
+    return f"{_name_part(package)}__{_name_part(command)}"
+
+
+def _hashed(readable: str, package: str, command: str, digits: int) -> str:
+    """The readable name cut to fit, then `_` and `digits` hex digits of the SHA-256 of the
+    package's name and the command (UTF-8; a name that was not UTF-8 hashes as given)."""
+    digest = hashlib.sha256(f"{package}\n{command}".encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{readable[: MAX_TOOL_NAME - 1 - digits].rstrip('_')}_{digest[:digits]}"
+
+
+def tool_names(commands: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """(package name, command) → its tool name, one per command, in the characters every client
+    accepts. The readable name (readable_tool_name) when it fits in 64 characters, has both parts
+    and no other command makes it too; otherwise it is hashed (_hashed) — every command sharing a
+    readable name is, so which gets which name never depends on the order packages are found in,
+    and a collision never drops or merges a tool."""
+    readable = {key: readable_tool_name(*key) for key in commands}
+    shared = Counter(readable.values())
+    plain = {
+        key
+        for key, name in readable.items()
+        if shared[name] == 1 and len(name) <= MAX_TOOL_NAME and all(map(_name_part, key))
+    }
+    digits = HASH_DIGITS
+    while True:
+        names = {key: name if key in plain else _hashed(name, *key, digits) for key, name in readable.items()}
+        # A hashed name equal to another name (vanishingly rare): a longer hash, until each is unique.
+        if len(set(names.values())) == len(names) or digits >= 4 * HASH_DIGITS:
+            return names
+        digits += HASH_DIGITS
 
 
 def _described(
@@ -260,13 +315,42 @@ def option_words(name: str, value: str) -> list[str]:
     return [f"{name}={value}"] if name.startswith("--") else [name, value]
 
 
-def _error(code: str, message: str, document: dict[str, Any] | None = None) -> types.CallToolResult:
-    body = document or {"ok": False, "command": None, "error": {"code": code, "message": message}}
+def argument_names(command: Command | None) -> dict[str, str]:
+    """CLI option → the tool argument it is (`--due-at` → `due_at`), for a described command's
+    options the tool takes; a tool taking `args` is given CLI words, so it keeps CLI terms."""
+    if command is None or command.description is None:
+        return {}
+    return {
+        option["name"]: _property(option["name"])
+        for option in _inline(command.description.get("options", []))
+        if option["name"].startswith("--")
+    }
+
+
+def error_text(error: dict[str, Any], names: dict[str, str]) -> str:
+    """A failing call's text, for the many clients that hand the model only the text:
+    `CODE: message`, then `Hint: hint` on a line of its own when there is one. An option named in
+    either is named as the tool's argument (`--due-at` → `due_at`): the client sent `due_at`."""
+    said = f"{error['code']}: {error['message']}"
+    if isinstance(error.get("hint"), str) and error["hint"]:
+        said += f"\nHint: {error['hint']}"
+    if names:
+        options = "|".join(re.escape(option) for option in sorted(names, key=len, reverse=True))
+        said = re.sub(rf"(?<![\w-])({options})(?![\w-])", lambda found: names[found[1]], said)
+    return said
+
+
+def _error(
+    document: Envelope, command: Command | None = None, text: str | None = None
+) -> types.CallToolResult:
+    """A tool error: the failing envelope as structured content, exactly; its text (error_text)
+    unless `text` is given."""
     # An app's output quoted in details may hold bytes that were not UTF-8: printable, or the
     # protocol's own serialisation would fail and end the session.
+    said = text if text is not None else error_text(document["error"], argument_names(command))
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=printable(f"{code}: {message}"))],
-        structured_content=json.loads(to_json(body)),
+        content=[types.TextContent(type="text", text=printable(said))],
+        structured_content=json.loads(to_json(document)),
         is_error=True,
     )
 
@@ -297,7 +381,11 @@ def call(
     try:
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
-        require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
+        try:
+            require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
+        except AppError as error:
+            error.hint = CONFIRM_HINT  # over MCP the approval is the tool's `confirm`, not --approve
+            raise
         document, _ = run_and_relay(
             command.package,
             argv,
@@ -307,20 +395,19 @@ def call(
             warm=warm,
         )
     except AppError as error:
-        message = printable(error.message)
-        body = {
-            "code": error.code,
-            "message": message,
-            **({"details": error.details} if error.details else {}),
-        }
-        return _error(error.code, message, {"ok": False, "command": command.name, "error": body})
+        return _error(error_envelope(command.name, error), command)
     if isinstance(document, dict) and document.get("ok") is False:
         failure = document.get("error")
-        said = (failure.get("code"), failure.get("message")) if isinstance(failure, dict) else (None, None)
-        if isinstance(said[0], str) and isinstance(said[1], str):
-            return _error(said[0], said[1], document)
+        if (
+            isinstance(failure, dict)
+            and isinstance(failure.get("code"), str)
+            and isinstance(failure.get("message"), str)
+        ):
+            return _error(document, command)
         # The format only recommends a structured error: show what the app printed.
-        return _error(APP_FAILED, f"The app failed without a structured error: {to_json(document)}", document)
+        return _error(
+            document, text=f"{APP_FAILED}: The app failed without a structured error: {to_json(document)}"
+        )
     text = json.dumps(document, ensure_ascii=False)
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(
@@ -333,13 +420,15 @@ def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     found: dict[str, tuple[str, str, Path]] = {}
     for command in commands.values():
         package = command.package
-        found[f"{URI_SCHEME}://{package.name}/APP.md"] = (
+        # A slug is already URI text; a folder's name may not be (a space, é): percent-encoded.
+        where = f"{URI_SCHEME}://{quote(package.name, safe='')}"
+        found[f"{where}/APP.md"] = (
             f"{package.name} APP.md",
             package.manifest.description,
             package.root / "APP.md",
         )
         for skill in package.manifest.skills:
-            found[f"{URI_SCHEME}://{package.name}/skills/{skill}"] = (
+            found[f"{where}/skills/{skill}"] = (
                 skill,
                 f"Skill of {package.name}",
                 skill_path(package.root, skill),
@@ -366,6 +455,7 @@ def build_server(
             tools.append(
                 types.Tool(
                     name=name,
+                    title=f"{command.package.name} {command.name}",  # the command as the package names it
                     description=f"{command.package.manifest.name}: {summary}",
                     input_schema=input_schema(command),
                     annotations=types.ToolAnnotations(
@@ -380,11 +470,24 @@ def build_server(
     async def call_tool(context: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         command = commands.get(params.name)
         if command is None:
-            return _error("NOT_FOUND", f"No tool named {params.name}.")
+            return _error(
+                error_envelope(
+                    None,
+                    AppError(
+                        ErrorCode.NOT_FOUND,
+                        f"No tool named {params.name}.",
+                        "List the tools for their names: <package>__<command>, as agentic_to_do__add.",
+                    ),
+                )
+            )
         try:
             return call(command, dict(params.arguments or {}), chosen, warm)
         except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
-            return _error("INTERNAL_ERROR", f"{type(error).__name__}: {error}")
+            return _error(
+                error_envelope(
+                    command.name, AppError(ErrorCode.INTERNAL_ERROR, f"{type(error).__name__}: {error}")
+                )
+            )
 
     async def list_resources(context: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(

@@ -51,7 +51,7 @@ def test_a_help_flag_after_a_gated_command_does_not_skip_the_gate_over_mcp(tmp_p
 
     async def scenario(session: ClientSession) -> None:
         for args in (["-h"], ["--help"]):
-            refused = await session.call_tool("wipe.reset", {"args": args})
+            refused = await session.call_tool("wipe__reset", {"args": args})
             assert refused.is_error is True
             assert refused.structured_content is not None
             assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
@@ -79,12 +79,12 @@ def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_
 
     async def scenario(session: ClientSession) -> None:
         for value in ("--human", "--", "-x", "--confirm", "a=b"):
-            added = await session.call_tool("agentic-to-do.add", {"title": "x", "description": value})
+            added = await session.call_tool("agentic_to_do__add", {"title": "x", "description": value})
             assert added.is_error is not True, added.structured_content
             assert added.structured_content is not None
             assert added.structured_content["item"]["description"] == value
         note = await session.call_tool(
-            "agentic-notes.add", {"title": "n", "body": "--human", "tag": ["--", "-x"]}
+            "agentic_notes__add", {"title": "n", "body": "--human", "tag": ["--", "-x"]}
         )
         assert note.is_error is not True, note.structured_content
         assert note.structured_content is not None
@@ -93,7 +93,7 @@ def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_
             ["--", "-x"],
         )
         # The app reads `--human` as the duration it is given, and refuses it as one.
-        timer = await session.call_tool("agentic-timer.start", {"label": "t", "duration": "--human"})
+        timer = await session.call_tool("agentic_timer__start", {"label": "t", "duration": "--human"})
         assert timer.structured_content is not None
         assert timer.structured_content["error"]["code"] == "VALIDATION_ERROR"
 

@@ -57,6 +57,11 @@ async def connected(
         yield session
 
 
+def tool_prefix(package: str) -> str:
+    """A package's part of its tools' names: its slug, `-` read as `_`."""
+    return package.replace("-", "_")
+
+
 def run(
     tmp_path: Path,
     scenario: Callable[[ClientSession], Awaitable[None]],
@@ -75,17 +80,20 @@ def test_tools_are_the_packages_commands_with_their_effects(tmp_path: Path) -> N
     async def scenario(session: ClientSession) -> None:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         declared = [
-            f"{name}.{command}" for name in PACKAGES for command in load_app_manifest(SUITE / name).commands
+            f"{name.replace('-', '_')}__{command.replace(' ', '_')}"
+            for name in PACKAGES
+            for command in load_app_manifest(SUITE / name).commands
         ]
         assert sorted(tools) == sorted(declared)
-        remove, add = tools["agentic-to-do.remove"], tools["agentic-to-do.add"]
+        remove, add = tools["agentic_to_do__remove"], tools["agentic_to_do__add"]
         hints = {name: tool.annotations for name, tool in tools.items()}
-        assert hints["agentic-to-do.remove"] == ToolAnnotations(read_only_hint=False, destructive_hint=True)
+        assert hints["agentic_to_do__remove"] == ToolAnnotations(read_only_hint=False, destructive_hint=True)
         assert "confirm" in remove.input_schema["properties"]
-        assert hints["agentic-to-do.list"] == ToolAnnotations(read_only_hint=True, destructive_hint=False)
-        assert hints["agentic-to-do.add"] == ToolAnnotations(read_only_hint=False, destructive_hint=False)
+        assert hints["agentic_to_do__list"] == ToolAnnotations(read_only_hint=True, destructive_hint=False)
+        assert hints["agentic_to_do__add"] == ToolAnnotations(read_only_hint=False, destructive_hint=False)
         assert add.input_schema["required"] == ["title"]
         assert add.description == "Agentic To-Do: Create an open to-do item."
+        assert add.title == "agentic-to-do add"  # the command as the package names it
 
     run(tmp_path, scenario)
 
@@ -94,12 +102,12 @@ def test_tools_are_the_packages_commands_with_their_effects(tmp_path: Path) -> N
 def test_a_write_then_a_read_on_each_package(tmp_path: Path, package: str) -> None:
     async def scenario(session: ClientSession) -> None:
         command, arguments = WRITES[package]
-        written = await session.call_tool(f"{package}.{command}", arguments)
+        written = await session.call_tool(f"{tool_prefix(package)}__{command}", arguments)
         assert written.is_error is not True
         assert written.structured_content is not None
         assert written.structured_content["ok"] is True
         assert written.structured_content["item"]["createdAt"] == "2026-04-01T00:00:00.000Z"
-        listed = await session.call_tool(f"{package}.list", {})
+        listed = await session.call_tool(f"{tool_prefix(package)}__list", {})
         assert listed.structured_content is not None
         assert [item["id"] for item in listed.structured_content["items"]] == [
             written.structured_content["item"]["id"]
@@ -110,16 +118,16 @@ def test_a_write_then_a_read_on_each_package(tmp_path: Path, package: str) -> No
 
 def test_a_destructive_tool_runs_only_with_confirm(tmp_path: Path) -> None:
     async def scenario(session: ClientSession) -> None:
-        await session.call_tool("agentic-to-do.add", {"title": "Keep me"})
-        refused = await session.call_tool("agentic-to-do.remove", {"id": "td_0001"})
+        await session.call_tool("agentic_to_do__add", {"title": "Keep me"})
+        refused = await session.call_tool("agentic_to_do__remove", {"id": "td_0001"})
         assert refused.is_error is True
         assert refused.structured_content is not None
         assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
-        still: Any = (await session.call_tool("agentic-to-do.list", {})).structured_content
+        still: Any = (await session.call_tool("agentic_to_do__list", {})).structured_content
         assert still["count"] == 1
-        removed = await session.call_tool("agentic-to-do.remove", {"id": "td_0001", "confirm": True})
+        removed = await session.call_tool("agentic_to_do__remove", {"id": "td_0001", "confirm": True})
         assert removed.is_error is not True
-        gone: Any = (await session.call_tool("agentic-to-do.list", {})).structured_content
+        gone: Any = (await session.call_tool("agentic_to_do__list", {})).structured_content
         assert gone["count"] == 0
 
     run(tmp_path, scenario)
@@ -128,11 +136,11 @@ def test_a_destructive_tool_runs_only_with_confirm(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("tool", "arguments", "code"),
     [
-        ("agentic-to-do.get", {"id": "td_0404"}, "NOT_FOUND"),
-        ("agentic-to-do.add", {"title": "x", "due_at": "2026-02-30"}, "VALIDATION_ERROR"),
-        ("agentic-timer.resume", {"id": "tm_0404"}, "NOT_FOUND"),
-        ("agentic-notes.search", {"query": ["  "]}, "VALIDATION_ERROR"),
-        ("agentic-to-do.nope", {}, "NOT_FOUND"),
+        ("agentic_to_do__get", {"id": "td_0404"}, "NOT_FOUND"),
+        ("agentic_to_do__add", {"title": "x", "due_at": "2026-02-30"}, "VALIDATION_ERROR"),
+        ("agentic_timer__resume", {"id": "tm_0404"}, "NOT_FOUND"),
+        ("agentic_notes__search", {"query": ["  "]}, "VALIDATION_ERROR"),
+        ("agentic_to_do__nope", {}, "NOT_FOUND"),
     ],
 )
 def test_a_failing_envelope_is_a_tool_error_with_its_code(
@@ -179,7 +187,7 @@ def test_the_readme_configuration_starts_a_working_server(tmp_path: Path) -> Non
     async def main() -> None:
         async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
-            added = await session.call_tool("agentic-notes.add", {"title": "Configured as the README says"})
+            added = await session.call_tool("agentic_notes__add", {"title": "Configured as the README says"})
             assert added.is_error is not True
         assert (tmp_path / "notes.json").is_file()
 
@@ -197,32 +205,32 @@ def test_a_package_without_describe_is_served_from_its_declared_commands(tmp_pat
     async def scenario(session: ClientSession) -> None:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         assert sorted(tools) == [
-            "command-paths.items.add",
-            "command-paths.items.list",
-            "command-paths.items.remove",
+            "command_paths__items_add",
+            "command_paths__items_list",
+            "command_paths__items_remove",
         ]
-        remove = tools["command-paths.items.remove"]
+        remove = tools["command_paths__items_remove"]
         assert remove.input_schema["properties"]["args"]["type"] == "array"
         assert "confirm" in remove.input_schema["properties"]
         assert remove.annotations == ToolAnnotations(read_only_hint=False, destructive_hint=True)
-        added = await session.call_tool("command-paths.items.add", {"args": ["keep me"]})
+        added = await session.call_tool("command_paths__items_add", {"args": ["keep me"]})
         assert added.structured_content == {
             "ok": True,
             "command": "items add",
             "item": {"id": "it_1", "title": "keep me"},
         }
-        refused = await session.call_tool("command-paths.items.remove", {"args": ["it_1", "--confirm"]})
+        refused = await session.call_tool("command_paths__items_remove", {"args": ["it_1", "--confirm"]})
         assert refused.is_error is True
         assert refused.structured_content is not None
         assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
-        wrong = await session.call_tool("command-paths.items.list", {"args": "not a list"})
+        wrong = await session.call_tool("command_paths__items_list", {"args": "not a list"})
         assert wrong.structured_content is not None
         assert wrong.structured_content["error"]["code"] == "VALIDATION_ERROR"
         removed = await session.call_tool(
-            "command-paths.items.remove", {"args": ["it_1", "--confirm"], "confirm": True}
+            "command_paths__items_remove", {"args": ["it_1", "--confirm"], "confirm": True}
         )
         assert removed.is_error is not True
-        listed = await session.call_tool("command-paths.items.list", {})
+        listed = await session.call_tool("command_paths__items_list", {})
         assert tool_text(listed) == {"ok": True, "command": "items list", "count": 0, "items": []}
 
     run(tmp_path, scenario, [str(FIXTURES / "command-paths")])
@@ -238,9 +246,9 @@ def test_an_untrusted_package_is_served_only_with_approve(tmp_path: Path) -> Non
 
     async def served(session: ClientSession) -> None:
         assert [tool.name for tool in (await session.list_tools()).tools] == [
-            "valid-package.list",
-            "valid-package.remove",
-            "valid-package.describe",
+            "valid_package__list",
+            "valid_package__remove",
+            "valid_package__describe",
         ]
 
     with log.open("w") as errlog:
@@ -251,7 +259,7 @@ def test_an_untrusted_package_is_served_only_with_approve(tmp_path: Path) -> Non
 
 def test_a_package_sees_only_the_allow_list_and_the_variables_named(tmp_path: Path) -> None:
     async def scenario(session: ClientSession) -> None:
-        seen = (await session.call_tool("entry-is-a-shell-command.echo", {})).structured_content
+        seen = (await session.call_tool("entry_is_a_shell_command__echo", {})).structured_content
         assert seen is not None
         environment = seen["item"]["environment"]
         assert "AWS_SECRET_ACCESS_KEY" not in environment
@@ -296,12 +304,15 @@ def test_a_second_package_with_the_same_slug_is_left_out(tmp_path: Path) -> None
 
     async def scenario(session: ClientSession) -> None:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-        assert "agentic-to-do.reopen" in tools  # the suite's agentic-to-do, described
-        assert "args" not in tools["agentic-to-do.add"].input_schema["properties"]
+        assert "agentic_to_do__reopen" in tools  # the suite's agentic-to-do, described
+        assert "args" not in tools["agentic_to_do__add"].input_schema["properties"]
 
     with log.open("w") as errlog:
         run(tmp_path, scenario, [str(SUITE / "agentic-to-do"), str(seed)], errlog=errlog)
-    assert f"{seed} is not served: another package already serves agentic-to-do.add" in log.read_text()
+    assert (
+        f"{seed} is not served: another package already serves agentic-to-do (the same slug)"
+        in log.read_text()
+    )
 
 
 def test_path_options_are_not_tool_arguments(tmp_path: Path) -> None:
@@ -315,17 +326,18 @@ def test_path_options_are_not_tool_arguments(tmp_path: Path) -> None:
             ("update", "body_file", "body"),
             ("append", "text_file", "text"),
         ):
-            assert path not in tools[f"agentic-notes.{name}"].input_schema["properties"]
-            assert text in tools[f"agentic-notes.{name}"].input_schema["properties"]
+            assert path not in tools[f"agentic_notes__{name}"].input_schema["properties"]
+            assert text in tools[f"agentic_notes__{name}"].input_schema["properties"]
         for body_file in ("-", "/etc/hostname"):
-            refused = await session.call_tool("agentic-notes.add", {"title": "t", "body_file": body_file})
+            refused = await session.call_tool("agentic_notes__add", {"title": "t", "body_file": body_file})
             assert refused.is_error is True
             assert refused.structured_content is not None
             assert refused.structured_content["error"] == {
                 "code": "VALIDATION_ERROR",
                 "message": "body_file: not an argument of add (see its input schema).",
+                "hint": "Call the tool with the arguments its input schema lists.",
             }
-        listed = await session.call_tool("agentic-notes.list", {})
+        listed = await session.call_tool("agentic_notes__list", {})
         assert tool_text(listed)["count"] == 0
 
     run(tmp_path, scenario, [str(SUITE / "agentic-notes")])
@@ -348,11 +360,11 @@ def test_tool_arguments_must_fit_the_input_schema(
     tmp_path: Path, arguments: dict[str, Any], message: str
 ) -> None:
     async def scenario(session: ClientSession) -> None:
-        refused = await session.call_tool("agentic-to-do.add", arguments)
+        refused = await session.call_tool("agentic_to_do__add", arguments)
         assert refused.structured_content is not None
         assert refused.structured_content["error"]["code"] == "VALIDATION_ERROR"
         assert refused.structured_content["error"]["message"] == message
-        assert tool_text(await session.call_tool("agentic-to-do.list", {}))["count"] == 0
+        assert tool_text(await session.call_tool("agentic_to_do__list", {}))["count"] == 0
 
     run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
 
@@ -364,7 +376,7 @@ def test_a_failure_without_a_structured_error_reads_as_what_the_app_printed(tmp_
     (package / "app" / "cli.py").write_text(script)
 
     async def scenario(session: ClientSession) -> None:
-        failed = await session.call_tool("command-paths.items.list", {})
+        failed = await session.call_tool("command_paths__items_list", {})
         assert failed.is_error is True
         [content] = failed.content
         assert isinstance(content, TextContent)
@@ -373,7 +385,11 @@ def test_a_failure_without_a_structured_error_reads_as_what_the_app_printed(tmp_
     run(tmp_path, scenario, ["--approve", str(package)])
 
 
-def test_two_declared_commands_with_one_tool_name_are_said_on_stderr(tmp_path: Path) -> None:
+def test_two_declared_commands_with_one_tool_name_are_both_served_under_hashed_names(
+    tmp_path: Path,
+) -> None:
+    """`items.remove` and `items remove` both read as command_paths__items_remove: neither keeps
+    it, each is served under it with its own hash, stderr says so, and each runs its own command."""
     package = tmp_path / "packages" / "command-paths"
     shutil.copytree(FIXTURES / "command-paths", package)
     app_md = package / "APP.md"
@@ -383,15 +399,30 @@ def test_two_declared_commands_with_one_tool_name_are_said_on_stderr(tmp_path: P
     log = tmp_path / "server.log"
 
     async def scenario(session: ClientSession) -> None:
-        names = [tool.name for tool in (await session.list_tools()).tools]
-        assert names.count("command-paths.items.remove") == 1
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        hashed = sorted(name for name in tools if name.startswith("command_paths__items_remove"))
+        assert len(hashed) == 2
+        assert all(re.fullmatch(r"command_paths__items_remove_[0-9a-f]{8}", name) for name in hashed)
+        assert sorted(tools[name].title or "" for name in hashed) == [
+            "command-paths items remove",
+            "command-paths items.remove",
+        ]
+        spaced = next(name for name in hashed if tools[name].title == "command-paths items remove")
+        await session.call_tool("command_paths__items_add", {"args": ["keep me"]})
+        removed = await session.call_tool(spaced, {"args": ["it_1", "--confirm"], "confirm": True})
+        assert removed.structured_content is not None
+        assert removed.structured_content["command"] == "items remove"
 
     with log.open("w") as errlog:
         run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
-    assert (
-        f"agentapps mcp: {package}: `items.remove` and `items remove` are both the tool "
-        "command-paths.items.remove; only `items remove` is served"
-    ) in log.read_text()
+    logged = log.read_text()
+    for command in ("items remove", "items.remove"):
+        assert re.search(
+            rf"agentapps mcp: {re.escape(str(package))}: `{re.escape(command)}` would be the tool "
+            r"command_paths__items_remove, as another command would; it is served as "
+            r"command_paths__items_remove_[0-9a-f]{8}\n",
+            logged,
+        )
 
 
 def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_path: Path) -> None:
@@ -406,8 +437,8 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
     started = time.monotonic()
 
     async def scenario(session: ClientSession) -> None:
-        names = {tool.name.split(".")[0] for tool in (await session.list_tools()).tools}
-        assert names == {"agentic-to-do"}
+        names = {tool.name.split("__")[0] for tool in (await session.list_tools()).tools}
+        assert names == {"agentic_to_do"}
 
     with log.open("w") as errlog:
         run(tmp_path, scenario, ["--approve", str(roots)], errlog=errlog)
@@ -480,9 +511,133 @@ def test_output_that_is_not_valid_unicode_is_a_violation_and_the_server_lives_on
 
     async def scenario(session: ClientSession) -> None:
         for _ in range(2):  # the second call proves the session survived the first
-            failed = await session.call_tool("command-paths.items.list", {})
+            failed = await session.call_tool("command_paths__items_list", {})
             assert failed.is_error is True
             assert failed.structured_content is not None
             assert failed.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
 
     run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_a_failing_call_s_text_carries_the_hint_and_names_the_tool_s_arguments(tmp_path: Path) -> None:
+    """Many clients hand the model only the text: `CODE: message`, then the hint on its own line,
+    an option named as the argument the client sent (`due_at`, not `--due-at`). The structured
+    content is the app's envelope exactly as it printed it."""
+
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic_to_do__update", {"id": "td_0001", "due_at": "2026-02-30"})
+        assert refused.is_error is True
+        envelope = refused.structured_content
+        assert envelope is not None
+        error = envelope["error"]
+        assert envelope["command"] == "update"
+        assert "--due-at" in error["message"]  # the app's own words, kept
+        assert error["hint"]
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        message = error["message"].replace("--due-at", "due_at")
+        assert (
+            content.text
+            == f"VALIDATION_ERROR: {message}\nHint: {error['hint'].replace('--due-at', 'due_at')}"
+        )
+        assert "--due-at" not in content.text
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_a_destructive_call_without_confirm_says_to_pass_confirm(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic_to_do__remove", {"id": "td_0001"})
+        hint = 'Ask the user; if they agree, call the tool again with "confirm": true.'
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["hint"] == hint
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        assert content.text == (
+            "CONFIRMATION_REQUIRED: remove is in confirmationRequired: the runtime needs the user's "
+            f"approval.\nHint: {hint}"
+        )
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_an_unknown_tool_says_how_tools_are_named(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        refused = await session.call_tool("agentic-to-do.add", {"title": "x"})
+        [content] = refused.content
+        assert isinstance(content, TextContent)
+        assert content.text == (
+            "NOT_FOUND: No tool named agentic-to-do.add.\n"
+            "Hint: List the tools for their names: <package>__<command>, as agentic_to_do__add."
+        )
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def agentapps(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The toolkit as a client starts it: stdin a pipe left open, so a server that started would
+    wait on it (and the wall-time bound would fail), where a refusal returns at once."""
+    with subprocess.Popen(
+        [str(Path(sys.executable).parent / "agentapps"), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise
+        return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+@pytest.mark.parametrize("root", ["missing", "a-file", "empty", "relative"])
+def test_a_bad_root_is_refused_on_stderr_before_serving(tmp_path: Path, root: str) -> None:
+    (tmp_path / "a-file").write_text("not a folder\n")
+    (tmp_path / "empty" / "nothing-here").mkdir(parents=True)
+    given = {"relative": "agentic-to-do"}.get(root, str(tmp_path / root))  # relative to tmp_path
+    shown = {
+        "relative": f"agentic-to-do (from {tmp_path}: {tmp_path / 'agentic-to-do'})",
+    }.get(root, given)
+    problem = "holds no package" if root == "empty" else "is not a folder"
+    completed = agentapps("mcp", str(SUITE / "agentic-notes"), given, cwd=tmp_path)
+    assert completed.returncode == 4
+    error = json.loads(completed.stdout)["error"]
+    assert error["code"] == "NOT_FOUND"
+    assert error["message"].startswith(f"{shown} {problem}")
+    assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
+
+
+def test_no_root_is_the_current_folder_and_refused_when_it_holds_no_package(tmp_path: Path) -> None:
+    completed = agentapps("mcp", cwd=tmp_path)
+    assert completed.returncode == 4
+    assert completed.stderr.startswith("agentapps mcp: . (from ")
+    assert "holds no package" in completed.stderr
+
+
+def test_a_bad_option_is_said_on_stderr_too(tmp_path: Path) -> None:
+    completed = agentapps("mcp", "--timeout", "0", str(SUITE / "agentic-to-do"))
+    assert completed.returncode == 3
+    assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
+    assert completed.stderr.startswith("agentapps mcp: Invalid value for '--timeout'")
+
+
+def test_mcp_help_prints_help_and_serves_nothing() -> None:
+    for args in (["mcp", "--help"], ["mcp", str(SUITE / "agentic-to-do"), "--help"]):
+        completed = agentapps(*args)
+        assert completed.returncode == 0
+        envelope = json.loads(completed.stdout)
+        assert envelope["command"] == "mcp"
+        assert "Serve every package under the roots over MCP on stdio" in envelope["help"]
+        assert completed.stderr == ""
+
+
+def test_the_toolkit_s_help_and_describe_list_mcp() -> None:
+    helped = json.loads(agentapps("--help").stdout)["help"]
+    assert re.search(r"^  mcp +Serve every package", helped, flags=re.MULTILINE)
+    described = json.loads(agentapps("describe").stdout)["item"]["commands"]
+    [mcp] = [command for command in described if command["name"] == "mcp"]
+    assert mcp["arguments"][0]["name"].lower().startswith("root")

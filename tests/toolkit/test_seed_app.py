@@ -133,23 +133,23 @@ def test_served_over_mcp(tmp_path: Path) -> None:
             await session.initialize()
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             assert sorted(tools) == sorted(
-                f"agentic-to-do.{name}" for name in ("add", "list", "get", "update", "complete", "remove")
+                f"agentic_to_do__{name}" for name in ("add", "list", "get", "update", "complete", "remove")
             )
-            assert tools["agentic-to-do.remove"].annotations == ToolAnnotations(
+            assert tools["agentic_to_do__remove"].annotations == ToolAnnotations(
                 read_only_hint=False, destructive_hint=True
             )
             added = await session.call_tool(
-                "agentic-to-do.add", {"args": ["From MCP", "--due-at", "2026-05-01"]}
+                "agentic_to_do__add", {"args": ["From MCP", "--due-at", "2026-05-01"]}
             )
             assert added.structured_content is not None
             assert added.structured_content["item"]["dueAt"] == "2026-05-01"
-            refused = await session.call_tool("agentic-to-do.remove", {"args": ["td_0001", "--confirm"]})
+            refused = await session.call_tool("agentic_to_do__remove", {"args": ["td_0001", "--confirm"]})
             assert refused.is_error is True
             removed = await session.call_tool(
-                "agentic-to-do.remove", {"args": ["td_0001", "--confirm"], "confirm": True}
+                "agentic_to_do__remove", {"args": ["td_0001", "--confirm"], "confirm": True}
             )
             assert removed.is_error is not True
-            listed = await session.call_tool("agentic-to-do.list", {})
+            listed = await session.call_tool("agentic_to_do__list", {})
             assert json.loads(listed.content[0].text)["count"] == 0  # type: ignore[union-attr]
             body: Any = await session.read_resource("agentapp://agentic-to-do/APP.md")
             assert body.contents[0].text.startswith("# Agentic To-Do")

@@ -360,10 +360,10 @@ def test_mcp_gives_the_same_tool_results_warm_and_cold(tmp_path: Path) -> None:
             tmp_path / ("cold" if options else "warm"), [*options, str(SUITE / "agentic-to-do")]
         ) as session:
             for name, arguments in (
-                ("agentic-to-do.add", {"title": "Write docs", "due_at": "2026-05-01"}),
-                ("agentic-to-do.list", {}),
-                ("agentic-to-do.get", {"id": "td_0001"}),
-                ("agentic-to-do.get", {"id": "nope"}),
+                ("agentic_to_do__add", {"title": "Write docs", "due_at": "2026-05-01"}),
+                ("agentic_to_do__list", {}),
+                ("agentic_to_do__get", {"id": "td_0001"}),
+                ("agentic_to_do__get", {"id": "nope"}),
             ):
                 result = await session.call_tool(name, arguments)
                 seen.append((result.is_error, result.structured_content))
