@@ -42,7 +42,7 @@ from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
 from .environment import package_environment
-from .errors import APP_FAILED
+from .errors import APP_FAILED, ToolkitError
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay
@@ -311,7 +311,7 @@ def call(
         body = {
             "code": error.code,
             "message": message,
-            **({"details": error.details} if error.details else {}),
+            **({"details": error.details} if isinstance(error, ToolkitError) and error.details else {}),
         }
         return _error(error.code, message, {"ok": False, "command": command.name, "error": body})
     if isinstance(document, dict) and document.get("ok") is False:

@@ -22,6 +22,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typer.main import get_command
+
+from agentic_kit.runner import AgenticApp
+
 from .runtime import Package, load_entry_module
 
 KIT_SOURCE = Path(__file__).resolve().parent.parent / "agentic_kit"
@@ -76,19 +80,25 @@ def expected_schemas(package: Path) -> dict[Path, bytes]:
 
 
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
-    """Schemas built from the models the package's entry module names: ENTITY_MODEL, and
-    LIST_ITEM_MODELS when list commands print other shapes."""
+    """Schemas built from what the package's app carries (the entry script's `app`, made by the
+    kit's `runner.new_app`): its entity model and name, and its list commands' item models."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
-    from typer.main import get_command
-
     from agentic_kit.schemas import envelope_schemas
 
-    module = load_entry_module(Package(package))
-    commands = sorted(getattr(get_command(module.app), "commands", {}))
-    entity = module.ENTITY_MODEL.__name__
-    entity_name = "".join(f"-{c.lower()}" if c.isupper() else c for c in entity).lstrip("-")
-    list_models = tuple(getattr(module, "LIST_ITEM_MODELS", ()))
-    return envelope_schemas(module.ENTITY_MODEL, entity_name, commands, list_models)
+    app = package_app(package)
+    if app.entity is None or not app.entity_name:
+        raise ValueError("its app names no entity: give `entity=` and `entity_name=` to runner.new_app")
+    commands = sorted(getattr(get_command(app), "commands", {}))
+    return envelope_schemas(app.entity, app.entity_name, commands, app.list_items)
+
+
+def package_app(package: Path) -> AgenticApp:
+    """The package's app: `app` in its entry script, an AgenticApp. It is all the toolkit reads of
+    a package's code (README: Writing a package)."""
+    app = getattr(load_entry_module(Package(package)), "app", None)
+    if not isinstance(app, AgenticApp):
+        raise ValueError("its entry script has no `app` made by the kit's runner.new_app")
+    return app
 
 
 def plan(package: Path) -> SyncPlan:
