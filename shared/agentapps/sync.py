@@ -172,8 +172,8 @@ def kit_copy_problems(package: Path) -> list[str]:
     or an older kit. Nothing for a package without app/agentic_kit/, whoever made it: a package
     need not be built on the kit. Only regular files are read, never through a symlink."""
     folder = package / KIT_FOLDER
-    if folder.is_symlink() or not folder.is_dir():
-        return []
+    if any(path.is_symlink() for path in (package / "app", folder)) or not folder.is_dir():
+        return []  # sync refuses such a package: there is no copy of its making to judge
     record = _record(package)
     if record is None:
         return [

@@ -27,7 +27,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 
@@ -40,7 +40,6 @@ from typer._click.exceptions import MissingParameter, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from . import human, interrupts
-from .describe import CommandTraits
 from .envelope import (
     Envelope,
     Payload,
@@ -124,6 +123,14 @@ class AgenticCommand(_TakesHumanFlag, TyperCommand):
 
 class AgenticGroup(_TakesHumanFlag, TyperGroup):
     pass
+
+
+class CommandTraits(NamedTuple):
+    """What an app records of each command it registers, for `describe`."""
+
+    function: Callable[..., Any]
+    mutates: bool
+    confirmation: bool
 
 
 class AgenticApp(typer.Typer):

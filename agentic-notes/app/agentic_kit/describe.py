@@ -18,6 +18,9 @@ from typing_extensions import TypedDict  # `closed=True` on Python 3.11 too; pyd
 
 from .errors import EXIT_STATUS, ErrorCode
 
+if typing.TYPE_CHECKING:
+    from .runner import CommandTraits
+
 
 # What `describe` prints; JSON names, hence camelCase keys. schemas.py puts them in schemas/.
 class ArgumentDescription(TypedDict, closed=True):
@@ -56,14 +59,6 @@ class ErrorDescription(TypedDict, closed=True):
 class AppDescription(TypedDict, closed=True):
     commands: list[CommandDescription]
     errors: list[ErrorDescription]
-
-
-class CommandTraits(typing.NamedTuple):
-    """What an app records of each command it registers (runner.AgenticApp.command)."""
-
-    function: Callable[..., Any]
-    mutates: bool
-    confirmation: bool
 
 
 def describe_app(group: Any, traits: Mapping[str, CommandTraits]) -> AppDescription:
