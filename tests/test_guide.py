@@ -25,7 +25,7 @@ def blocks(language: str) -> list[str]:
 def add_the_get_command(package: Path) -> None:
     """Steps 4 and 5 as a newcomer does them: the snippet into app/cli.py, `get` into APP.md, and
     a scenario for it."""
-    [snippet] = blocks("python")
+    [snippet] = [block for block in blocks("python") if "def get(" in block]
     cli = package / "app" / "cli.py"
     cli.write_text(
         cli.read_text().replace('if __name__ == "__main__":', snippet + '\n\nif __name__ == "__main__":')

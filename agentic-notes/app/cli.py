@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
 # ///
 """Agentic Notes: persistent notes agents can search, tag and schedule for follow-up.
 
@@ -22,9 +22,11 @@ if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.defau
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))  # the vendored kit and the domain
+# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
+# vendored kit and the domain package, goes first on the import path, for the imports below.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -32,9 +34,10 @@ import typer
 
 from agentic_kit import runner
 from agentic_kit.clock import now, timestamp
-from agentic_kit.envelope import Payload, item_payload, list_payload
-from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_bound, check_due, count, file_path, read_text_source
+from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
+from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.errors import validation_error
+from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
 from agentic_kit.store import StateStore, resolve_state_path
 from notes import inputs, operations
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit
@@ -42,14 +45,18 @@ from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHi
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_NOTES_STATE_FILE"
 STATE_FILE_NAME = "notes.json"
-ENTITY_MODEL = Note  # what schemas/ describes as the item
-LIST_ITEM_MODELS = (NoteSummary, SearchHit)  # what list/due and search print per note
 
-app = runner.new_app("Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.")
+app = runner.new_app(
+    "Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.",
+    entity=Note,
+    entity_name="note",  # schemas/note.schema.json
+    list_items=(NoteSummary, SearchHit),  # what list/due and search print per note
+    summary={"id": "{}", "title": "{}", "dueAt": "due {}"},
+)
 
 NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001.")]
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
-Limit = Annotated[int | None, typer.Option(parser=count, metavar="N", help="Show at most N notes.")]
+Limit = Annotated[int | None, limit_option("notes")]
 BodyText = Annotated[str | None, typer.Option("--body", help="The body text.")]
 BodyFile = Annotated[
     str | None,
@@ -62,10 +69,6 @@ DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO
 
 def store() -> StateStore[NotesState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), NotesState)
-
-
-def limited(items: Sequence[dict[str, object]], limit: int | None) -> Payload:
-    return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
 
 
 @app.command(mutates=True)
@@ -95,7 +98,7 @@ def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) 
     notes = operations.newest_first(store().load(), tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
-    return limited([operations.summarise(note) for note in notes], limit)
+    return limited_payload([operations.summarise(note) for note in notes], limit)
 
 
 @app.command()
@@ -127,12 +130,14 @@ def update(
             "Give --title, --body, --body-file, --due-at or --clear-due-at.",
         )
     stamp = timestamp()
-    with store().transaction() as state:
-        note = operations.find_note(state, note_id)
-        operations.update_note(
+    return change_one(
+        store(),
+        note_id,
+        operations.find_note,
+        lambda note: operations.update_note(
             note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
-        )
-    return item_payload(note)
+        ),
+    )
 
 
 @app.command(mutates=True)
@@ -153,10 +158,9 @@ def append(
     if not text:
         raise validation_error("The text to append is empty.")
     stamp = timestamp()
-    with store().transaction() as state:
-        note = operations.find_note(state, note_id)
-        operations.append_text(note, text, now=stamp)
-    return item_payload(note)
+    return change_one(
+        store(), note_id, operations.find_note, partial(operations.append_text, text=text, now=stamp)
+    )
 
 
 @app.command(mutates=True)
@@ -167,10 +171,9 @@ def tag(
     note_id = inputs.check_note_id(note_id)
     clean = inputs.normalise_tags(tags)
     stamp = timestamp()
-    with store().transaction() as state:
-        note = operations.find_note(state, note_id)
-        operations.add_tags(note, clean, now=stamp)
-    return item_payload(note)
+    return change_one(
+        store(), note_id, operations.find_note, partial(operations.add_tags, tags=clean, now=stamp)
+    )
 
 
 @app.command(mutates=True)
@@ -181,10 +184,9 @@ def untag(
     note_id = inputs.check_note_id(note_id)
     clean = inputs.normalise_tags(tags)
     stamp = timestamp()
-    with store().transaction() as state:
-        note = operations.find_note(state, note_id)
-        operations.remove_tags(note, clean, now=stamp)
-    return item_payload(note)
+    return change_one(
+        store(), note_id, operations.find_note, partial(operations.remove_tags, tags=clean, now=stamp)
+    )
 
 
 @app.command()
@@ -197,7 +199,7 @@ def search(
     terms = inputs.check_query(query)
     tags = inputs.normalise_tags(tag or [])
     hits = operations.search_notes(store().load(), terms, tags)
-    return limited(hits, limit)
+    return limited_payload(hits, limit)
 
 
 @app.command()
@@ -213,19 +215,12 @@ def due(
 
 
 @app.command(mutates=True, confirmation=True)
-def remove(
-    note_id: NoteId,
-    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
-) -> Payload:
+def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
     """Delete a note. The --confirm flag is required because the operation is destructive."""
     note_id = inputs.check_note_id(note_id)
-    if not confirm:
-        operations.find_note(store().load(), note_id)  # an unknown id is NOT_FOUND first
-        raise confirmation_required("remove")
-    with store().transaction() as state:
-        note = operations.find_note(state, note_id)
-        operations.remove_note(state, note)
-    return item_payload(note)
+    return remove_one(
+        store(), note_id, confirm=confirm, find=operations.find_note, remove=operations.remove_note
+    )
 
 
 if __name__ == "__main__":

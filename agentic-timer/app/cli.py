@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
 # ///
 """Agentic Timer: countdowns and stopwatches an agent can set, poll and act on.
 
@@ -22,7 +22,9 @@ if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.defau
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))  # the vendored kit and the domain
+# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
+# vendored kit and the domain package, goes first on the import path, for the imports below.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
 from pathlib import Path
@@ -32,10 +34,10 @@ import typer
 
 from agentic_kit import runner
 from agentic_kit.clock import now
+from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.dates import format_timestamp, to_ms
-from agentic_kit.envelope import Payload, item_payload, list_payload
-from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import count
+from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.errors import validation_error
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
 from timer.models import Status, TimerState, TimerView
@@ -44,9 +46,13 @@ from timer.readings import view
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
 STATE_FILE_NAME = "timers.json"
-ENTITY_MODEL = TimerView  # what schemas/ describes as the item
 
-app = runner.new_app("Agentic Timer: countdowns and stopwatches with a JSON-first CLI.")
+app = runner.new_app(
+    "Agentic Timer: countdowns and stopwatches with a JSON-first CLI.",
+    entity=TimerView,  # a timer as read at the moment of the command
+    entity_name="timer-view",  # schemas/timer-view.schema.json
+    summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
+)
 
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
 
@@ -97,16 +103,14 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
-    limit: Annotated[
-        int | None, typer.Option(parser=count, metavar="N", help="Show at most N timers.")
-    ] = None,
+    limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())
     timers = [
         view(timer, now_ms) for timer in operations.select_timers(store().load(), STATUSES_SHOWN[status])
     ]
-    return list_payload(timers) if limit is None else list_payload(timers[:limit], total=len(timers))
+    return limited_payload(timers, limit)
 
 
 @app.command()
@@ -143,21 +147,18 @@ def due() -> Payload:
 
 
 @app.command(mutates=True, confirmation=True)
-def remove(
-    timer_id: TimerId,
-    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
-) -> Payload:
+def remove(timer_id: TimerId, confirm: Confirm = False) -> Payload:
     """Delete a timer. The --confirm flag is required because the operation is destructive."""
     timer_id = inputs.check_timer_id(timer_id)
     now_ms = to_ms(now())
-    if not confirm:
-        operations.find_timer(store().load(), timer_id)  # an unknown id is NOT_FOUND first
-        raise confirmation_required("remove")
-    with store().transaction() as state:
-        timer = operations.find_timer(state, timer_id)
-        operations.remove_timer(state, timer)
-        removed = view(timer, now_ms)
-    return item_payload(removed)
+    return remove_one(
+        store(),
+        timer_id,
+        confirm=confirm,
+        find=operations.find_timer,
+        remove=operations.remove_timer,
+        shown=lambda timer: view(timer, now_ms),
+    )
 
 
 def _transition(timer_id: str, change: operations.Transition) -> Payload:
@@ -165,11 +166,13 @@ def _transition(timer_id: str, change: operations.Transition) -> Payload:
     commit, so that nothing can fail once the change is saved)."""
     timer_id = inputs.check_timer_id(timer_id)
     instant = now()
-    with store().transaction() as state:
-        timer = operations.find_timer(state, timer_id)
-        change(timer, now=format_timestamp(instant))
-        changed = view(timer, to_ms(instant))
-    return item_payload(changed)
+    return change_one(
+        store(),
+        timer_id,
+        operations.find_timer,
+        lambda timer: change(timer, now=format_timestamp(instant)),
+        shown=lambda timer: view(timer, to_ms(instant)),
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
 # ///
 """Agentic To-Do: a persistent to-do list operated through a JSON-first CLI.
 
@@ -22,9 +22,12 @@ if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.defau
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))  # the vendored kit and the domain
+# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
+# vendored kit and the domain package, goes first on the import path, for the imports below.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -32,9 +35,10 @@ import typer
 
 from agentic_kit import runner
 from agentic_kit.clock import now, timestamp
-from agentic_kit.envelope import Payload, item_payload, list_payload
-from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_bound, check_due, count
+from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
+from agentic_kit.envelope import Payload, item_payload, limited_payload
+from agentic_kit.errors import validation_error
+from agentic_kit.inputs import check_bound, check_due
 from agentic_kit.store import StateStore, resolve_state_path
 from todo import inputs, operations
 from todo.models import Status, TodoItem, TodoState
@@ -42,9 +46,13 @@ from todo.models import Status, TodoItem, TodoState
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
 STATE_FILE_NAME = "todos.json"
-ENTITY_MODEL = TodoItem  # what schemas/ describes as the item
 
-app = runner.new_app("Agentic To-Do: a persistent to-do list with a JSON-first CLI.")
+app = runner.new_app(
+    "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
+    entity=TodoItem,
+    entity_name="todo-item",  # schemas/todo-item.schema.json
+    summary={"id": "{}", "status": "[{}]", "title": "{}", "dueAt": "due {}"},
+)
 
 ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]
 
@@ -87,9 +95,7 @@ def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
     due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
-    limit: Annotated[
-        int | None, typer.Option(parser=count, metavar="N", help="Show at most N items.")
-    ] = None,
+    limit: Annotated[int | None, limit_option("items")] = None,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
@@ -99,9 +105,7 @@ def list_items(
         due_before=bound,
         overdue_at=now() if overdue else None,
     )
-    if limit is None:
-        return list_payload(selected)
-    return list_payload(selected[:limit], total=len(selected))
+    return limited_payload(selected, limit)
 
 
 @app.command()
@@ -132,17 +136,19 @@ def update(
     new_description = inputs.check_description(description) if description is not None else None
     new_due = check_due("--due-at", due_at) if due_at is not None else None
     stamp = timestamp()
-    with store().transaction() as state:
-        item = operations.find_item(state, item_id)
-        operations.update_item(
+    return change_one(
+        store(),
+        item_id,
+        operations.find_item,
+        lambda item: operations.update_item(
             item,
             title=new_title,
             description=new_description,
             due_at=new_due,
             clear_due_at=clear_due_at,
             now=stamp,
-        )
-    return item_payload(item)
+        ),
+    )
 
 
 @app.command(mutates=True)
@@ -150,10 +156,7 @@ def complete(item_id: ItemId) -> Payload:
     """Mark an item as completed. Completing it again changes nothing."""
     item_id = inputs.check_item_id(item_id)
     stamp = timestamp()
-    with store().transaction() as state:
-        item = operations.find_item(state, item_id)
-        operations.complete_item(item, now=stamp)
-    return item_payload(item)
+    return change_one(store(), item_id, operations.find_item, partial(operations.complete_item, now=stamp))
 
 
 @app.command(mutates=True)
@@ -161,26 +164,16 @@ def reopen(item_id: ItemId) -> Payload:
     """Mark a completed item as open again. Reopening an open item changes nothing."""
     item_id = inputs.check_item_id(item_id)
     stamp = timestamp()
-    with store().transaction() as state:
-        item = operations.find_item(state, item_id)
-        operations.reopen_item(item, now=stamp)
-    return item_payload(item)
+    return change_one(store(), item_id, operations.find_item, partial(operations.reopen_item, now=stamp))
 
 
 @app.command(mutates=True, confirmation=True)
-def remove(
-    item_id: ItemId,
-    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
-) -> Payload:
+def remove(item_id: ItemId, confirm: Confirm = False) -> Payload:
     """Delete an item. The --confirm flag is required because the operation is destructive."""
     item_id = inputs.check_item_id(item_id)
-    if not confirm:
-        operations.find_item(store().load(), item_id)  # an unknown id is NOT_FOUND first
-        raise confirmation_required("remove")
-    with store().transaction() as state:
-        item = operations.find_item(state, item_id)
-        operations.remove_item(state, item)
-    return item_payload(item)
+    return remove_one(
+        store(), item_id, confirm=confirm, find=operations.find_item, remove=operations.remove_item
+    )
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
   schemas.refs                                   a `$ref` to anything but the same file (warning: the
                                                  runtime never fetches it, so that part is not applied)
+  kit.copy                                       a vendored kit (app/agentic_kit/) that is not the kit
+                                                 this agentapps carries as `agentapps sync` wrote it:
+                                                 no sync-record.json, a file edited or removed since,
+                                                 or an older kit version (warning: run `agentapps
+                                                 sync`); a package without app/agentic_kit/ has none
   files.size                                     the package's files together (apparent size) are at
                                                  most MAX_PACKAGE_BYTES; larger is not copied or run
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
@@ -79,6 +84,7 @@ from .manifest import (
     skill_path,
 )
 from .runtime import Invocation, Package, RunOptions, RunTimedOut, invoke, read_json_file
+from .sync import KIT_FOLDER, kit_copy_problems
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
 UNKNOWN_COMMAND = "__agentapps_check_unknown__"
@@ -193,7 +199,13 @@ def _check_static(root: Path, report: Report) -> AppManifest | None:
     _check_skills(root, manifest, report)
     _check_body(root, manifest, report)
     _check_schema_files(root, report)
+    _check_kit_copy(root, report)
     return manifest
+
+
+def _check_kit_copy(root: Path, report: Report) -> None:
+    for problem in kit_copy_problems(root):
+        report.warning("kit.copy", f"{problem} Run `agentapps sync` on the package.", str(KIT_FOLDER))
 
 
 def _check_frontmatter(root: Path, manifest: AppManifest, report: Report) -> None:

@@ -36,15 +36,15 @@ from typing import Annotated, Any
 import typer
 
 from agentic_kit import runner
-from agentic_kit.envelope import Passthrough, Payload, item_payload, list_payload
+from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.text import undecodable_byte
 
-from . import human
 from .environment import check_names, package_environment
 from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
 from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
+from .passthrough import Passthrough, ToolkitApp
 from .runtime import (
     DEFAULT_MAX_OUTPUT,
     DEFAULT_TIMEOUT,
@@ -58,7 +58,7 @@ from .runtime import (
 )
 from .warm import WarmRuntime
 
-app = runner.new_app(
+app = ToolkitApp(
     "agentapps: discover, activate, run, check and create Agent Applications packages. "
     "`agentapps mcp [ROOT]...` serves them over MCP on stdio."
 )
@@ -289,7 +289,8 @@ def sync_packages(
                 PACKAGE_INVALID,
                 f"{package.root}: its schemas cannot be built from app/cli.py "
                 f"({type(error).__name__}: {error}).",
-                "sync serves packages built on the kit: `python3 app/cli.py` naming ENTITY_MODEL. "
+                "sync serves packages built on the kit: `python3 app/cli.py` whose `app` is the kit's "
+                "`runner.new_app(...)`. "
                 "Nothing was written for this package.",
             ) from None
         results.append(
@@ -549,7 +550,7 @@ def main() -> None:
     if sys.argv[1:2] == ["mcp"]:
         answer = io.StringIO()
         with contextlib.redirect_stdout(answer):
-            status = runner.run(app, sys.argv[1:], render=human.render)
+            status = runner.run(app, sys.argv[1:])
         if status != 0 or not _mcp_requests:  # a bad option, or --help: the answer is the envelope
             sys.stdout.write(answer.getvalue())
             if status != 0:  # said on stderr too: an MCP client logs stderr, stdout is its protocol
@@ -557,7 +558,7 @@ def main() -> None:
             sys.exit(status)
         serve_mcp(_mcp_requests.pop())
         return
-    runner.main(app, render=human.render)
+    runner.main(app)
 
 
 def serve_mcp(request: McpRequest) -> None:

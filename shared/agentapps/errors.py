@@ -7,7 +7,7 @@ runtime can see.
 
 from __future__ import annotations
 
-from agentic_kit.errors import AppError
+from agentic_kit.errors import EXIT_STATUS, AppError, ErrorCode
 
 PACKAGE_INVALID = "PACKAGE_INVALID"  # the package breaks the format: APP.md, skills
 CONTRACT_VIOLATION = "CONTRACT_VIOLATION"  # the app's output broke the CLI contract
@@ -30,7 +30,39 @@ TOOLKIT_EXIT_STATUS = {
 }
 
 
+class ToolkitError(AppError):
+    """An error of the toolkit's: one of its own codes, or an app's code with `details`, a JSON
+    object its error body carries (the gate that refused, every report of a failed check, the
+    app's own streams). The exit status is the code's, from the toolkit's table or the apps', or
+    `exit_status` when given (APP_FAILED relays the app's own)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        hint: str | None = None,
+        *,
+        details: dict[str, object] | None = None,
+        exit_status: int | None = None,
+    ) -> None:
+        # AppError's constructor takes only the apps' codes; the fields it sets are set here.
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.details = details
+        if exit_status is None:
+            exit_status = TOOLKIT_EXIT_STATUS.get(code) or EXIT_STATUS[ErrorCode(code)]
+        self.exit_status = exit_status
+
+    def body(self) -> dict[str, object]:
+        body = super().body()
+        if self.details is not None:
+            body["details"] = self.details
+        return body
+
+
 def toolkit_error(
     code: str, message: str, hint: str | None = None, details: dict[str, object] | None = None
-) -> AppError:
-    return AppError(code, message, hint, exit_status=TOOLKIT_EXIT_STATUS[code], details=details)
+) -> ToolkitError:
+    return ToolkitError(code, message, hint, details=details)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from agentic_kit.errors import AppError, ErrorCode
 
+from .errors import ToolkitError
 from .manifest import AppManifest
 
 SUITE_ROOT = Path(__file__).resolve().parents[2]
@@ -49,7 +50,7 @@ def require_trust(package_roots: Iterable[Path], approved: bool) -> None:
     anything runs, when a package is untrusted and the call is not approved."""
     untrusted = [str(root) for root in package_roots if trust_level(root) == "untrusted"]
     if untrusted and not approved:
-        raise AppError(
+        raise ToolkitError(
             ErrorCode.CONFIRMATION_REQUIRED,
             f"{', '.join(untrusted)}: untrusted, so running its code needs the user's approval.",
             f"Ask the user, then run again with --approve (or add its folder to {TRUSTED_ROOTS_ENV}).",
@@ -121,7 +122,7 @@ def require_confirmation(args: Sequence[str], manifest: AppManifest, approved: b
     confirmationRequired and the user did not approve it."""
     gated = needs_confirmation(args, manifest)
     if gated is not None and not approved:
-        raise AppError(
+        raise ToolkitError(
             ErrorCode.CONFIRMATION_REQUIRED,
             f"{gated} is in confirmationRequired: the runtime needs the user's approval.",
             "Ask the user, then run again with --approve (the app may want its own flag too).",

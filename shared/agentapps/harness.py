@@ -24,15 +24,17 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from agentic_kit import runner
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
+from agentic_kit.runner import AgenticApp
 
 from .environment import package_environment
-from .runtime import Invocation, Package, Problem, check_output, invoke, load_entry_module
+from .runtime import Invocation, Package, Problem, check_output, invoke
+from .sync import package_app
 
 
 class ContractViolation(AssertionError):
@@ -102,7 +104,7 @@ class AppRunner:
     def _run_in_process(
         self, args: list[str], stdin: str | None, env: Mapping[str, str] | None
     ) -> tuple[int, str, str]:
-        return _run_module(self._entry_module(), args, stdin, self._environment(env), cwd=self.package.root)
+        return _run_app(self._app(), args, stdin, self._environment(env), cwd=self.package.root)
 
     def run_subprocess(
         self, *args: str, stdin: str | None = None, env: Mapping[str, str] | None = None
@@ -115,12 +117,12 @@ class AppRunner:
     def _environment(self, extra: Mapping[str, str] | None) -> dict[str, str]:
         return {**self.env, **(extra or {})}
 
-    def _entry_module(self) -> ModuleType:
+    def _app(self) -> AgenticApp:
         # In this process `agentic_kit` is already the installed shared/ one, so in-process runs
         # use it rather than the package's copy; the drift test keeps the two byte-identical, and
         # run_subprocess exercises the copy.
         try:
-            return load_entry_module(self.package)
+            return package_app(self.package.root)
         except ValueError as error:
             raise ContractViolation(str(error)) from None
 
@@ -160,17 +162,17 @@ def in_process_runtime(root: Path, args: list[str], stdin: str, env: dict[str, s
     """A scenario runtime (agentapps.scenarios.Runtime) that runs the package's entry script in this
     process: fast, and held to the suite's own checks as well as the format's."""
     package = Package(root)
-    status, stdout, stderr = _run_module(load_entry_module(package), args, stdin, env, cwd=root)
+    status, stdout, stderr = _run_app(package_app(root), args, stdin, env, cwd=root)
     invocation = check_output(package, args, status, stdout, stderr)
     invocation.violations += _suite_violations(invocation)
     return invocation
 
 
-def _run_module(
-    module: ModuleType, args: list[str], stdin: str | None, env: Mapping[str, str], cwd: Path
+def _run_app(
+    app: AgenticApp, args: list[str], stdin: str | None, env: Mapping[str, str], cwd: Path
 ) -> tuple[int, str, str]:
-    """One run of an entry module's app from `cwd`, the package root, as a runtime runs it
-    (relative paths in settings then mean what they mean there)."""
+    """One run of a package's app from `cwd`, the package root, as a runtime runs it (relative
+    paths in settings then mean what they mean there)."""
     out, err = io.StringIO(), io.StringIO()
     with (
         _environment(env),
@@ -179,7 +181,7 @@ def _run_module(
         contextlib.redirect_stderr(err),
         contextlib.chdir(cwd),
     ):
-        status = module.runner.run(module.app, args)
+        status = runner.run(app, args)
     return int(status), out.getvalue(), err.getvalue()
 
 

@@ -10,6 +10,17 @@ from typing import Any
 from agentic_kit import human as kit_human
 from agentic_kit.envelope import Envelope
 
+# A document `run` relays is shown by the fields any app's item may have, in this order (each app
+# names its own for its --human: runner.new_app(..., summary=...)).
+RELAYED_SUMMARY = {
+    "id": "{}",
+    "status": "[{}]",
+    "kind": "[{}]",
+    "title": "{}",
+    "label": "{}",
+    "dueAt": "due {}",
+}
+
 
 def render(envelope: Envelope) -> str:
     if not _suite_shaped(envelope):
@@ -31,7 +42,7 @@ def render(envelope: Envelope) -> str:
         return "\n".join(_sync_lines(entry) for entry in envelope["items"])
     if command == "catalog" and envelope.get("ok"):
         return "\n".join(_catalog_line(entry) for entry in envelope["items"]) or "(no packages)"
-    return kit_human.render(envelope)
+    return kit_human.render(envelope, RELAYED_SUMMARY)
 
 
 def _suite_shaped(envelope: Any) -> bool:

@@ -28,11 +28,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from agentic_kit.errors import AppError
 from agentic_kit.store import unique_keys
 from agentic_kit.text import undecodable_byte
 
-from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, toolkit_error
+from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, ToolkitError, toolkit_error
 from .gates import trust_level
 from .manifest import (
     AppManifest,
@@ -468,7 +467,7 @@ def relay(invocation: Invocation) -> tuple[Any, int]:
         raise toolkit_error(CONTRACT_VIOLATION, broken, details=_excerpts(invocation, violations=violations))
     if invocation.exit_status != 0 and invocation.envelope is None:
         status = relayed_status(invocation.exit_status)
-        raise AppError(
+        raise ToolkitError(
             APP_FAILED,
             f"The app failed with exit status {status} and no structured JSON error.",
             "Its stdout and stderr are in error.details; the app's own message is there.",

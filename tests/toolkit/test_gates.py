@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentapps.environment import check_names, package_environment
+from agentapps.errors import ToolkitError
 from agentapps.gates import needs_confirmation, require_trust, trust_level
 from agentapps.manifest import AppManifest
 from agentic_kit.errors import AppError
@@ -110,7 +111,7 @@ def test_trust_is_where_the_package_is(tmp_path: Path, monkeypatch: pytest.Monke
 
 def test_the_trust_gate_names_every_untrusted_package(tmp_path: Path) -> None:
     require_trust([FIXTURES / "valid-package", tmp_path / "a"], approved=True)
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         require_trust([FIXTURES / "valid-package", tmp_path / "a", tmp_path / "b"], approved=False)
     assert (raised.value.code, raised.value.exit_status) == ("CONFIRMATION_REQUIRED", 5)
     assert raised.value.details == {"gate": "trust", "untrusted": [str(tmp_path / "a"), str(tmp_path / "b")]}

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from agentapps.errors import ToolkitError
 from agentapps.harness import AppRunner, ContractViolation
 from agentapps.runtime import Package, invoke, relay
-from agentic_kit.errors import AppError
 
 AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))  # the console script beside this Python
 APP_MD = """---
@@ -156,7 +156,7 @@ def test_a_success_without_ok_is_relayed_as_the_app_wrote_it(tmp_path: Path) -> 
 def test_a_failure_without_a_structured_error_is_app_failed_with_the_apps_exit_status(
     tmp_path: Path, script: str, status: int, stdout: str, stderr: str | None
 ) -> None:
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         relay(invoke(fake_package(tmp_path, script), ["echo"]))
     error = raised.value
     assert (error.code, error.exit_status) == ("APP_FAILED", status)
@@ -169,7 +169,7 @@ def test_a_failure_without_a_structured_error_is_app_failed_with_the_apps_exit_s
 def test_an_entry_command_that_cannot_run_is_app_failed_with_the_shells_status(tmp_path: Path) -> None:
     package = fake_package(tmp_path, prints("{}", 0))
     (package.root / "APP.md").write_text(APP_MD.replace("python3 app/cli.py", "no-such-program app/cli.py"))
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         relay(invoke(Package(package.root), ["echo"]))
     assert (raised.value.code, raised.value.exit_status) == ("APP_FAILED", 127)
     assert raised.value.details is not None
@@ -205,7 +205,7 @@ def test_a_structured_failure_is_relayed_with_its_exit_status(tmp_path: Path) ->
 
 
 def test_a_contract_violation_is_never_relayed(tmp_path: Path) -> None:
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         relay(invoke(fake_package(tmp_path, prints("hello\n", 0)), ["echo"]))
     assert (raised.value.code, raised.value.exit_status) == ("CONTRACT_VIOLATION", 11)
     assert raised.value.details == {
@@ -220,7 +220,7 @@ def test_a_contract_violation_is_never_relayed(tmp_path: Path) -> None:
 def test_a_violation_after_exit_zero_says_the_command_ran(tmp_path: Path) -> None:
     """The app exited 0: whatever it did is done. An agent told only "contract violation" would
     retry and do it twice."""
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         relay(invoke(fake_package(tmp_path, prints("added\n", 0)), ["echo"]))
     assert raised.value.message.endswith("The command ran (exit status 0) and may have taken effect.")
     assert (
@@ -229,7 +229,7 @@ def test_a_violation_after_exit_zero_says_the_command_ran(tmp_path: Path) -> Non
 
 
 def test_a_violation_after_a_failure_does_not_say_it_ran(tmp_path: Path) -> None:
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         relay(invoke(fake_package(tmp_path, prints('{"ok": true}', 3)), ["echo"]))
     assert "may have taken effect" not in raised.value.message
     assert "mayHaveTakenEffect" not in (raised.value.details or {})

@@ -1,44 +1,110 @@
 """`describe`: an app's commands as data — arguments, options, what changes state, what needs
-confirmation — and the error code table. Built from the typer app itself, so it cannot drift."""
+confirmation — and the error code table. Built from the app itself, so it cannot drift: click's
+public view of each command (its parameters' names, flags, defaults, help) and the command
+function's own annotations (each parameter's Python type and its typer `parser=`).
+
+Only `describe` imports this module, and the schema generator, for the shapes below.
+"""
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Callable, Mapping
 from enum import Enum
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
-from .errors import EXIT_STATUS
+from typing_extensions import TypedDict  # `closed=True` on Python 3.11 too; pydantic reads it
+
+from .errors import EXIT_STATUS, ErrorCode
+
+if typing.TYPE_CHECKING:
+    from .runner import CommandTraits
 
 
-def describe_app(group: Any, traits: dict[str, tuple[bool, bool]]) -> dict[str, Any]:
-    """`group` is the app's click group; `traits` maps a command to (mutates, needs confirmation)."""
-    commands = []
+# What `describe` prints; JSON names, hence camelCase keys. schemas.py puts them in schemas/.
+class ArgumentDescription(TypedDict, closed=True):
+    name: str
+    type: str
+    required: bool
+    repeatable: bool
+    default: Any
+    help: str
+
+
+class OptionDescription(TypedDict, closed=True):
+    name: str
+    type: str
+    required: bool
+    repeatable: bool
+    default: Any
+    choices: list[str] | None
+    help: str
+
+
+class CommandDescription(TypedDict, closed=True):
+    name: str
+    summary: str
+    mutatesState: bool
+    confirmationRequired: bool
+    arguments: list[ArgumentDescription]
+    options: list[OptionDescription]
+
+
+class ErrorDescription(TypedDict, closed=True):
+    code: ErrorCode
+    exit: int
+
+
+class AppDescription(TypedDict, closed=True):
+    commands: list[CommandDescription]
+    errors: list[ErrorDescription]
+
+
+def describe_app(group: Any, traits: Mapping[str, CommandTraits]) -> AppDescription:
+    """`group` is the app's click group; `traits` what the app recorded of each command."""
+    commands: list[CommandDescription] = []
     for name, command in group.commands.items():
-        mutates, confirmation = traits.get(name, (False, False))
+        trait = traits[name]
+        annotations = _annotations(trait.function)
         # --help and --human are the runner's, the same on every command: not the command's own.
         parameters = [param for param in command.params if param.name not in ("help", "human")]
         commands.append(
             {
                 "name": name,
                 "summary": (command.help or "").strip().splitlines()[0] if command.help else "",
-                "mutatesState": mutates,
-                "confirmationRequired": confirmation,
+                "mutatesState": trait.mutates,
+                "confirmationRequired": trait.confirmation,
                 "arguments": [
-                    _argument(param) for param in parameters if param.param_type_name == "argument"
+                    _argument(param, annotations.get(param.name, str))
+                    for param in parameters
+                    if param.param_type_name == "argument"
                 ],
-                "options": [_option(param) for param in parameters if param.param_type_name == "option"],
+                "options": [
+                    _option(param, annotations.get(param.name, str))
+                    for param in parameters
+                    if param.param_type_name == "option"
+                ],
             }
         )
     return {
         "commands": commands,
-        "errors": [{"code": code.value, "exit": status} for code, status in EXIT_STATUS.items()],
+        "errors": [{"code": code, "exit": status} for code, status in EXIT_STATUS.items()],
     }
 
 
-def _argument(param: Any) -> dict[str, Any]:
+def _annotations(function: Callable[..., Any]) -> dict[str, Any]:
+    """Each parameter's annotation, `Annotated[...]` kept: its metadata holds typer's Option or
+    Argument, whose `parser` says how the value is read."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    hints.pop("return", None)
+    return hints
+
+
+def _argument(param: Any, annotation: Any) -> ArgumentDescription:
     return {
         "name": (param.metavar or param.name).lower().rstrip("."),
-        "type": _type_name(param),
+        "type": _type_name(annotation),
         "required": bool(param.required),
         "repeatable": param.nargs == -1,
         "default": _default(param),
@@ -46,43 +112,51 @@ def _argument(param: Any) -> dict[str, Any]:
     }
 
 
-def _option(param: Any) -> dict[str, Any]:
+def _option(param: Any, annotation: Any) -> OptionDescription:
     return {
         "name": max(param.opts, key=len),
-        "type": "flag" if param.is_flag else _type_name(param),
+        "type": "flag" if param.is_flag else _type_name(annotation),
         "required": bool(param.required),
         "repeatable": bool(param.multiple),
         "default": _default(param),
-        "choices": _choices(param),
+        "choices": _choices(annotation),
         "help": param.help or "",
     }
 
 
-def _base_annotation(param: Any) -> Any:
-    """The parameter's Python type without Optional or list around it."""
-    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", str)
-    while get_origin(annotation) in (list, Union, UnionType):
-        annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
-    return annotation
+def _base_type(annotation: Any) -> Any:
+    """The parameter's Python type without Annotated, Optional or list around it."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (list, Union, UnionType):
+            annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
+        else:
+            return annotation
 
 
-def _type_name(param: Any) -> str:
+def _parser(annotation: Any) -> Any:
+    """The typer `parser=` given in the annotation's metadata, if any."""
+    metadata = get_args(annotation)[1:] if get_origin(annotation) is typing.Annotated else ()
+    return next((getattr(info, "parser", None) for info in metadata if hasattr(info, "parser")), None)
+
+
+def _type_name(annotation: Any) -> str:
     from .inputs import file_path
 
-    # The option's typer `parser=`, read where describe reads the annotation.
-    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
-    if getattr(info, "parser", None) is file_path:
+    if _parser(annotation) is file_path:
         return "path"
-    annotation = _base_annotation(param)
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
+    base = _base_type(annotation)
+    if isinstance(base, type) and issubclass(base, Enum):
         return "string"
-    return {int: "integer", float: "number", bool: "boolean"}.get(annotation, "string")
+    return {int: "integer", float: "number", bool: "boolean"}.get(base, "string")
 
 
-def _choices(param: Any) -> list[str] | None:
-    annotation = _base_annotation(param)
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return [str(member.value) for member in annotation]
+def _choices(annotation: Any) -> list[str] | None:
+    base = _base_type(annotation)
+    if isinstance(base, type) and issubclass(base, Enum):
+        return [str(member.value) for member in base]
     return None
 
 

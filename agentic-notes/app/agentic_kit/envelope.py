@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
@@ -37,6 +37,12 @@ def list_payload(items: Sequence[Mapping[str, Any] | BaseModel], total: int | No
     return payload
 
 
+def limited_payload(items: Sequence[Mapping[str, Any] | BaseModel], limit: int | None) -> Payload:
+    """A list command's payload under `--limit`: at most `limit` items, and `total`, how many
+    matched, only when a limit was given."""
+    return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
+
+
 def success_envelope(command: str | None, payload: Payload) -> Envelope:
     return {"ok": True, "command": command, **payload}
 
@@ -46,21 +52,7 @@ def help_envelope(command: str | None, text: str) -> Envelope:
 
 
 def error_envelope(command: str | None, error: AppError) -> Envelope:
-    """The message and hint may quote a path or value holding bytes that were not UTF-8: they are
-    shown as \\xNN, so the envelope can always be printed."""
-    body: dict[str, object] = {"code": error.code, "message": printable(error.message)}
-    if error.hint:
-        body["hint"] = printable(error.hint)
-    if error.details is not None:
-        body["details"] = error.details
-    return {"ok": False, "command": command, "error": body}
-
-
-class Passthrough(NamedTuple):
-    """An envelope printed as it is, with its exit status: what a runtime relays from an app."""
-
-    envelope: Envelope
-    exit_status: int
+    return {"ok": False, "command": command, "error": error.body()}
 
 
 def to_json(envelope: Envelope) -> str:

@@ -25,18 +25,23 @@ import io
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
-from typer._click import exceptions as click_exceptions
+
+# typer (from 0.29) carries its own click as the private `typer._click` and exports only
+# BadParameter of click's errors; the runner must also tell a line that cannot be read (UsageError)
+# and a missing argument (MissingParameter, a BadParameter) from a bad value, and no public name
+# gives them. So pyproject.toml and each app's PEP 723 block pin typer below 0.30, and
+# tests/kit/test_typer_api.py names what moved on a release that moves either.
+from typer._click.exceptions import MissingParameter, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from . import human, interrupts
 from .envelope import (
     Envelope,
-    Passthrough,
     Payload,
     error_envelope,
     help_envelope,
@@ -48,6 +53,9 @@ from .envelope import (
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
 from .store import StateStore
 from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 HUMAN_FLAG = "--human"
 _HUMAN = "human"  # the flag's name in the parser, and its key in the context's meta
@@ -90,7 +98,7 @@ class _TakesHumanFlag:
             ctx.meta[_HUMAN] = True
         if isinstance(self, TyperCommand):
             ctx.meta[_COMMAND] = ctx.info_name  # whose --help this would be
-        _refuse_repeated_options(ctx, order)
+        _refuse_repeated_options(order, args)
         parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
         if isinstance(self, TyperGroup) and not rest:
             # Only the app's options (`--human`): the same answer as no arguments at all.
@@ -98,16 +106,14 @@ class _TakesHumanFlag:
         return parsed
 
 
-def _refuse_repeated_options(ctx: Any, order: list[Any]) -> None:
+def _refuse_repeated_options(order: list[Any], args: Sequence[str]) -> None:
     seen: set[int] = set()
     for param in order:
         if param.param_type_name != "option" or param.multiple or param.is_flag or param.count:
             continue
         if id(param) in seen:
             name = max(param.opts, key=len)
-            raise click_exceptions.BadOptionUsage(
-                name, f"Option {name} was given more than once; give it once.", ctx
-            )
+            raise _usage_error(f"Option {name} was given more than once; give it once.", args)
         seen.add(id(param))
 
 
@@ -119,13 +125,37 @@ class AgenticGroup(_TakesHumanFlag, TyperGroup):
     pass
 
 
+class CommandTraits(NamedTuple):
+    """What an app records of each command it registers, for `describe`."""
+
+    function: Callable[..., Any]
+    mutates: bool
+    confirmation: bool
+
+
 class AgenticApp(typer.Typer):
-    """A typer app whose commands say whether they change state or need confirmation.
+    """A typer app whose commands say whether they change state or need confirmation, and which
+    carries what the toolkit reads of it: this is the whole contract between an app and the
+    toolkit (`agentapps sync` and the harness read only the entry script's `app`, an AgenticApp).
+
+    - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
+      `<entity_name>.schema.json` (the name is given, never derived from the class name);
+    - `list_items`: the models list commands print per item, when not the entity itself;
+    - `summary`: the fields --human shows of each item of a list, with their formats;
+    - `traits`: each command's function and whether it changes state or needs confirmation.
 
     Every AgenticApp has `describe`, which reports its commands as data.
     """
 
-    def __init__(self, help_text: str) -> None:
+    def __init__(
+        self,
+        help_text: str,
+        *,
+        entity: type[BaseModel] | None = None,
+        entity_name: str = "",
+        list_items: tuple[type[BaseModel], ...] = (),
+        summary: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(
             help=help_text,
             cls=AgenticGroup,
@@ -134,7 +164,11 @@ class AgenticApp(typer.Typer):
             pretty_exceptions_enable=False,
             context_settings={"help_option_names": ["--help"]},
         )
-        self.traits: dict[str, tuple[bool, bool]] = {}
+        self.entity = entity
+        self.entity_name = entity_name
+        self.list_items = list_items
+        self.summary: Mapping[str, str] = summary or {"id": "{}"}
+        self.traits: dict[str, CommandTraits] = {}
         self.command("describe")(self._describe)
 
     def command(
@@ -144,10 +178,21 @@ class AgenticApp(typer.Typer):
         register = super().command(name, cls=kwargs.pop("cls", AgenticCommand), **kwargs)
 
         def decorator(function: CommandFunction) -> CommandFunction:
-            self.traits[name or function.__name__.replace("_", "-")] = (mutates, confirmation)
+            command_name = name or function.__name__.replace("_", "-")
+            self.traits[command_name] = CommandTraits(function, mutates, confirmation)
             return register(function)
 
         return decorator
+
+    def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
+        """The envelope and exit status of what a command returned: a payload is a success."""
+        if isinstance(result, dict):
+            return success_envelope(command, result), EXIT_OK
+        return _failure(command, AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result."))
+
+    def render_human(self, envelope: Envelope) -> str:
+        """The envelope as --human prints it."""
+        return human.render(envelope, self.summary)
 
     def _describe(self) -> Payload:
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
@@ -156,13 +201,23 @@ class AgenticApp(typer.Typer):
         return item_payload(describe_app(typer.main.get_command(self), self.traits))
 
 
-def new_app(help_text: str) -> AgenticApp:
-    """A typer app set up for the envelope: no rich panels, no completion, no pretty tracebacks."""
-    return AgenticApp(help_text)
+def new_app(
+    help_text: str,
+    *,
+    entity: type[BaseModel],
+    entity_name: str,
+    list_items: tuple[type[BaseModel], ...] = (),
+    summary: Mapping[str, str],
+) -> AgenticApp:
+    """An app's typer app, set up for the envelope (no rich panels, no completion, no pretty
+    tracebacks), carrying its models and its --human summary (see AgenticApp)."""
+    return AgenticApp(
+        help_text, entity=entity, entity_name=entity_name, list_items=list_items, summary=summary
+    )
 
 
 def run(
-    app: typer.Typer, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] = human.render
+    app: AgenticApp, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] | None = None
 ) -> int:
     """Run one command line against `app` and print its envelope to stdout (text with --human).
 
@@ -170,10 +225,10 @@ def run(
     held back while a commit or the print was under way reaches them when this returns.
     """
     with interrupts.one_run(ends_the_process=False):
-        return _run(app, argv, render)
+        return _run(app, argv, render or app.render_human)
 
 
-def main(app: typer.Typer, render: Callable[[Envelope], str] = human.render) -> None:
+def main(app: AgenticApp) -> None:
     """The `if __name__ == "__main__"` of every app: UTF-8 stdout, then exit with the status.
 
     The process ends with this run, so an interrupt held back for the commit or the print is
@@ -187,7 +242,7 @@ def main(app: typer.Typer, render: Callable[[Envelope], str] = human.render) -> 
         # Past a file-size limit, a write must fail with an error we can report, not kill us.
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     with interrupts.one_run(ends_the_process=True):
-        status = _run(app, None, render)
+        status = _run(app, None, app.render_human)
     sys.exit(status)
 
 
@@ -207,19 +262,19 @@ def _occupy_closed_standard_streams() -> None:
 
 
 @functools.cache
-def _click_group(app: typer.Typer) -> Any:
+def _click_group(app: AgenticApp) -> Any:
     """The app as a click group, built once: a warm runtime or a test runs it many times."""
     return typer.main.get_command(app)
 
 
-def _run(app: typer.Typer, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
+def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     group = _click_group(app)
     command_names = set(getattr(group, "commands", {}))
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in command_names else None
     commits_before = StateStore.commits  # to tell a failure after a commit from one before it
-    envelope, status, want_human = _invoke(group, args, command, sorted(command_names), commits_before)
+    envelope, status, want_human = _invoke(app, group, args, command, sorted(command_names), commits_before)
     try:
         text = render(to_plain(envelope)) if want_human else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
@@ -274,7 +329,12 @@ def _no_command(command_names: list[str]) -> AppError:
 
 
 def _invoke(
-    group: Any, args: list[str], command: str | None, command_names: list[str], commits_before: int
+    app: AgenticApp,
+    group: Any,
+    args: list[str],
+    command: str | None,
+    command_names: list[str],
+    commits_before: int,
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
@@ -298,19 +358,19 @@ def _invoke(
                 group.parse_args(ctx, args)
             with ctx:
                 result = group.invoke(ctx)
-        envelope, status = _outcome(command, result)
+        envelope, status = app.outcome(command, result)
     except typer.Exit:  # --help: click printed the text and ended the command
         envelope, status = help_envelope(ctx.meta.get(_COMMAND), captured.getvalue()), EXIT_OK
     except AppError as error:
         envelope, status = _failure(command, error)
-    except click_exceptions.MissingParameter as error:
-        envelope, status = _failure(command, _usage_error(error, args))
-    except click_exceptions.BadParameter as error:
+    except MissingParameter as error:
+        envelope, status = _failure(command, _usage_error(error.format_message(), args))
+    except typer.BadParameter as error:
         # A value of the wrong type or outside its choices: the option was given, its value is bad.
         message = _shorten_echoes(error.format_message(), args)
         envelope, status = _failure(command, AppError(ErrorCode.VALIDATION_ERROR, message))
-    except click_exceptions.UsageError as error:
-        envelope, status = _failure(command, _usage_error(error, args))
+    except UsageError as error:
+        envelope, status = _failure(command, _usage_error(error.format_message(), args))
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
@@ -323,14 +383,6 @@ def _is_usage_error(envelope: object) -> bool:
     document (the toolkit's `run` relays what an app printed), so nothing of its shape is assumed."""
     error = envelope.get("error") if isinstance(envelope, dict) and envelope.get("ok") is False else None
     return isinstance(error, dict) and error.get("code") == ErrorCode.USAGE_ERROR
-
-
-def _outcome(command: str | None, result: object) -> tuple[Envelope, int]:
-    if isinstance(result, Passthrough):
-        return result.envelope, result.exit_status
-    if isinstance(result, dict):
-        return success_envelope(command, result), EXIT_OK
-    return _failure(command, AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result."))
 
 
 def _internal_error(command: str | None, error: Exception, *, committed: bool) -> tuple[Envelope, int]:
@@ -354,9 +406,9 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
     )
 
 
-def _usage_error(error: click_exceptions.UsageError, args: Sequence[str]) -> AppError:
+def _usage_error(message: str, args: Sequence[str]) -> AppError:
     hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
+    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(message, args), hint)
 
 
 def _shorten_echoes(message: str, args: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ from typing import Any, Generic, Literal, NotRequired, TypeVar, Union
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs this TypedDict on Python 3.11
 
+from .describe import AppDescription
 from .errors import ErrorCode
 
 ItemT = TypeVar("ItemT")
@@ -39,45 +40,6 @@ class HelpEnvelope(TypedDict):
     ok: Literal[True]
     command: str | None
     help: str
-
-
-# What `describe` prints (built in describe.py); JSON names, hence camelCase keys.
-class ArgumentDescription(TypedDict, closed=True):
-    name: str
-    type: str
-    required: bool
-    repeatable: bool
-    default: Any
-    help: str
-
-
-class OptionDescription(TypedDict, closed=True):
-    name: str
-    type: str
-    required: bool
-    repeatable: bool
-    default: Any
-    choices: list[str] | None
-    help: str
-
-
-class CommandDescription(TypedDict, closed=True):
-    name: str
-    summary: str
-    mutatesState: bool
-    confirmationRequired: bool
-    arguments: list[ArgumentDescription]
-    options: list[OptionDescription]
-
-
-class ErrorDescription(TypedDict, closed=True):
-    code: ErrorCode
-    exit: int
-
-
-class AppDescription(TypedDict, closed=True):
-    commands: list[CommandDescription]
-    errors: list[ErrorDescription]
 
 
 class ErrorBody(TypedDict):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .text import printable
+
 
 class ErrorCode(StrEnum):
     USAGE_ERROR = "USAGE_ERROR"
@@ -34,27 +36,23 @@ EXIT_STATUS: dict[ErrorCode, int] = {
 
 
 class AppError(Exception):
-    """A failure the user or agent can act on; the runner turns it into an error envelope.
+    """A failure the user or agent can act on; the runner turns it into an error envelope, whose
+    `error` is `body()` and whose exit status is the code's in the table above."""
 
-    Apps use the codes above. A tool built on the kit (the agentapps runtime) may use codes of
-    its own, giving their exit status, and attach `details` for the error body.
-    """
-
-    def __init__(
-        self,
-        code: ErrorCode | str,
-        message: str,
-        hint: str | None = None,
-        *,
-        exit_status: int | None = None,
-        details: dict[str, object] | None = None,
-    ) -> None:
+    def __init__(self, code: ErrorCode, message: str, hint: str | None = None) -> None:
         super().__init__(message)
-        self.code = str(code)
+        self.code: str = str(code)
         self.message = message
         self.hint = hint
-        self.exit_status = exit_status if exit_status is not None else EXIT_STATUS[ErrorCode(code)]
-        self.details = details
+        self.exit_status: int = EXIT_STATUS[code]
+
+    def body(self) -> dict[str, object]:
+        """The envelope's `error`. A message and hint may quote a path or value holding bytes that
+        were not UTF-8: they are shown as \\xNN, so the envelope can always be printed."""
+        body: dict[str, object] = {"code": self.code, "message": printable(self.message)}
+        if self.hint:
+            body["hint"] = printable(self.hint)
+        return body
 
 
 def validation_error(message: str, hint: str | None = None) -> AppError:

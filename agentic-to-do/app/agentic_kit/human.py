@@ -35,11 +35,11 @@ _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE
 _PICTOGRAPH = re.compile(r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 _JOINER = "\u200d"
 
-# The fields that make a one-line summary of any app's item, in the order they are shown.
-_SUMMARY_FIELDS = ("id", "status", "kind", "title", "label", "dueAt")
 
-
-def render(envelope: Envelope) -> str:
+def render(envelope: Envelope, summary: Mapping[str, str]) -> str:
+    """The envelope as text. A list shows each item on one line: the fields `summary` names, in its
+    order, each as its format shows it (`{"status": "[{}]"}`); a field the item lacks, or holds
+    empty, is left out. Each app names its own (`runner.new_app(..., summary=...)`)."""
     if not envelope["ok"]:
         error = envelope["error"]
         lines = [f"Error {error['code']}: {_one_line(error['message'])}"]
@@ -50,7 +50,7 @@ def render(envelope: Envelope) -> str:
         return safe(str(envelope["help"]).rstrip())
     if "items" in envelope:
         shown = f"{envelope['count']} of {envelope['total']}" if "total" in envelope else None
-        lines = [_summary(item) for item in envelope["items"]]
+        lines = [_summary(item, summary) for item in envelope["items"]]
         lines.append(f"({shown or envelope['count']} item{'s' if envelope['count'] != 1 else ''})")
         return "\n".join(lines)
     return _details(envelope["item"])
@@ -61,18 +61,13 @@ def _one_line(text: str) -> str:
     return safe(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
-def _summary(item: Mapping[str, Any]) -> str:
+def _summary(item: Mapping[str, Any], fields: Mapping[str, str]) -> str:
     parts = []
-    for field in _SUMMARY_FIELDS:
+    for field, shown in fields.items():
         value = item.get(field)
         if value in (None, ""):
             continue
-        text = safe(str(value)).replace("\n", " ")  # a summary stays on one line
-        if field == "dueAt":
-            text = f"due {text}"
-        elif field in ("status", "kind"):
-            text = f"[{text}]"
-        parts.append(text)
+        parts.append(shown.format(safe(str(value)).replace("\n", " ")))  # a summary stays on one line
     return "  ".join(parts)
 
 

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
 # ///
 """__NAME_PY__: __DESCRIPTION_PY__
 
@@ -22,7 +22,9 @@ if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.defau
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))  # the vendored kit and the domain
+# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
+# vendored kit and the domain package, goes first on the import path, for the imports below.
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from pathlib import Path
 from typing import Annotated
@@ -33,18 +35,24 @@ from __MODULE__ import operations
 from __MODULE__.models import ID_PREFIX, TEXT_MAX_CHARS, EntriesState, Entry
 from agentic_kit import runner
 from agentic_kit.clock import timestamp
-from agentic_kit.envelope import Payload, item_payload, list_payload
-from agentic_kit.errors import confirmation_required
+from agentic_kit.commands import Confirm, limit_option, remove_one
+from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.ids import check_id
-from agentic_kit.inputs import check_text, count
+from agentic_kit.inputs import check_text
 from agentic_kit.store import StateStore, resolve_state_path
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "__ENV__"
 STATE_FILE_NAME = "entries.json"
-ENTITY_MODEL = Entry  # what schemas/ describes as the item
 
-app = runner.new_app("__NAME_PY__: __DESCRIPTION_PY__")
+# What the toolkit reads of the app: the item's model (schemas/entry.schema.json describes it) and
+# the fields `--human` shows of each entry in a list. The README's authoring guide has the rest.
+app = runner.new_app(
+    "__NAME_PY__: __DESCRIPTION_PY__",
+    entity=Entry,
+    entity_name="entry",
+    summary={"id": "{}", "text": "{}"},
+)
 
 EntryId = Annotated[str, typer.Argument(metavar="ID", help="An id such as en_0001.")]
 
@@ -64,30 +72,19 @@ def add(text: Annotated[str, typer.Argument(help="The entry (one line).")]) -> P
 
 
 @app.command("list")
-def list_entries(
-    limit: Annotated[
-        int | None, typer.Option(parser=count, metavar="N", help="Show at most N entries.")
-    ] = None,
-) -> Payload:
+def list_entries(limit: Annotated[int | None, limit_option("entries")] = None) -> Payload:
     """List entries in the order they were added."""
-    entries = store().load().entries
-    return list_payload(entries) if limit is None else list_payload(entries[:limit], total=len(entries))
+    return limited_payload(store().load().entries, limit)
 
 
 @app.command(mutates=True, confirmation=True)
-def remove(
-    entry_id: EntryId,
-    confirm: Annotated[bool, typer.Option("--confirm", help="Required: the removal is final.")] = False,
-) -> Payload:
+def remove(entry_id: EntryId, confirm: Confirm = False) -> Payload:
     """Delete an entry. The --confirm flag is required because the operation is destructive."""
     entry_id = check_id(ID_PREFIX, entry_id)
-    if not confirm:
-        operations.find_entry(store().load(), entry_id)  # an unknown id is NOT_FOUND first
-        raise confirmation_required("remove")
-    with store().transaction() as state:
-        entry = operations.find_entry(state, entry_id)
-        operations.remove_entry(state, entry)
-    return item_payload(entry)
+    # Without --confirm: NOT_FOUND for an unknown id, else CONFIRMATION_REQUIRED, nothing changed.
+    return remove_one(
+        store(), entry_id, confirm=confirm, find=operations.find_entry, remove=operations.remove_entry
+    )
 
 
 if __name__ == "__main__":

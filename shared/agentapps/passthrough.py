@@ -1,0 +1,31 @@
+"""The toolkit's own app: the kit's AgenticApp, plus the one outcome an app never has — a
+document printed as it is, with an exit status of its own (`agentapps run` relays an app's
+answer this way) — and the toolkit's --human text (human.py)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from agentic_kit.envelope import Envelope
+from agentic_kit.runner import AgenticApp
+
+
+class Passthrough(NamedTuple):
+    """An envelope printed as it is, with its exit status: what a runtime relays from an app."""
+
+    envelope: Envelope
+    exit_status: int
+
+
+class ToolkitApp(AgenticApp):
+    """`agentapps`'s typer app."""
+
+    def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
+        if isinstance(result, Passthrough):
+            return result.envelope, result.exit_status
+        return super().outcome(command, result)
+
+    def render_human(self, envelope: Envelope) -> str:
+        from .human import render
+
+        return render(envelope)
