@@ -24,6 +24,7 @@ import ast
 import atexit
 import builtins
 import contextlib
+import functools
 import importlib
 import importlib.machinery
 import io
@@ -36,6 +37,7 @@ import struct
 import sys
 import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 _MAX_FDS = 4
@@ -142,7 +144,9 @@ def serve(
                 control.close()
                 for pidfd in relays:
                     os.close(pidfd)
-                relay(socket.socket(fileno=fds[0]), fds[1:], script, script_path, environ, handlers, mask)
+                call = socket.socket(fileno=fds[0])
+                start = functools.partial(child, call, fds[1:], script, script_path, environ, handlers, mask)
+                relay(call, fds[1:], start)
             # The call is the relay's now: this process keeps nothing of it, so its own death
             # (killed between or during calls) cannot end a call that has started, nor hide how
             # it ended.
@@ -153,15 +157,7 @@ def serve(
             poller.register(pidfd, select.POLLIN)
 
 
-def relay(
-    call: socket.socket,
-    streams: list[int],
-    script: str,
-    script_path: str,
-    environ: dict[str, str],
-    handlers: dict[int, object],
-    mask: set[int],
-) -> None:
+def relay(call: socket.socket, streams: list[int], start_child: Callable[[], None]) -> None:
     """One call's relay, forked by the warm process: in a session of its own (out of the warm
     process's group), it forks the call's child, waits for it and says its exit status on the
     call's socket, as the shell of a cold call waits for its command. The child's parent is this
@@ -171,7 +167,7 @@ def relay(
         os.setsid()
         pid = os.fork()
         if pid == 0:
-            child(call, streams, script, script_path, environ, handlers, mask)
+            start_child()
         # Like the shell of a cold call, this keeps the call's stderr until the child is over,
         # to say there what signal ended it.
         for fd in streams[:2]:
