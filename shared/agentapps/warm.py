@@ -6,18 +6,24 @@ process (warm_server.py) per package, interpreter word, script and environment l
 AGENTIC_* settings. It is started exactly as a cold call starts: from the package root, through
 the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
 imports what the script imports (and what the package's own modules import, lazily too), then
-forks one child per call. The child leads a session of its
-own, takes the call's stdin, stdout and stderr (passed as descriptors over a Unix socket, so the
-bytes are the app's own), its arguments and AGENTIC_* settings, a cold process's signal state,
-and runs the script as `__main__`. Whatever the child does — crash, os._exit, leak a handle,
-change a global — dies with it.
+serves each call with a child of its own: it forks a relay (the call's shell, in effect), which
+forks the child and waits for it. The child leads a session of its own, takes the call's stdin,
+stdout and stderr (passed as descriptors over a Unix socket, so the bytes are the app's own), its
+arguments and AGENTIC_* settings, a cold process's signal state, and runs the script as
+`__main__`. Whatever the child does — crash, os._exit, leak a handle, change a global — dies with
+it.
 
 The call is bounded by process.collect, the very code that bounds a cold call: the same timeout
 for the whole call (the wait for a warm process to start included), the same output cap, the
 same grace and group kill. Two calls at once are two children. The warm process holds no lock and
-no state between calls; one that died is started again on the next call, and one that cannot
-start (an interpreter older than 3.9, no pidfd) leaves its package cold. `run` returns None when
-the package cannot be served warm: the caller then runs it cold.
+no state between calls, and nothing of a call once it has forked the relay. When it dies:
+- between calls, it is started again on the next call (one found dead, or dying: a call handed
+  to it that no child has started is handed to a new one, once, within the same deadline);
+- during a call, the call goes on: its child is not killed, and its relay says its exit status;
+  only if the relay is killed too is that status lost, and the call is then the runtime's
+  INTERNAL_ERROR (it may have taken effect), once the child has ended.
+One that cannot start (an interpreter older than 3.9, no pidfd) leaves its package cold. `run`
+returns None when the package cannot be served warm: the caller then runs it cold.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from agentic_kit.errors import AppError, ErrorCode
+
 from .process import Finished, TimedOut, collect
 
 SERVER_SCRIPT = Path(__file__).with_name("warm_server.py")
@@ -49,6 +57,12 @@ _HEADER = struct.Struct("!Q")
 # How long a call waits for its child to say its pid before it kills the warm process instead.
 _PID_WAIT = 2.0
 _AGENTIC = "AGENTIC_"
+_EXCERPT_CHARS = 2000  # of stdout and stderr in an error's details, as runtime.py's excerpts
+
+
+class _NotStarted(Exception):
+    """The warm process died after it was handed the call and before the call's child said its
+    pid: nothing of the call ran, and it can be handed to a new warm process."""
 
 
 def python_entry(command: str) -> tuple[str, str] | None:
@@ -71,7 +85,12 @@ class _Server:
     send_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        """Not exited, and its end of the control socket not closed: a warm process that is dying
+        closes its descriptors before it can be reaped."""
+        if self.process.poll() is not None:
+            return False
+        readable, _, _ = select.select([self.control], [], [], 0)
+        return not readable  # it never writes there after `R`: readable means closed
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
@@ -135,7 +154,9 @@ class WarmRuntime:
         key = (root, interpreter, script, tuple(sorted(base_env.items())))
         with self._lock:
             slot = self._slots.setdefault(key, _Slot())
-        for _ in range(2):  # a warm process that died since the last call is started again, once
+        # A warm process that died since the last call, or that dies before the call's child has
+        # started, is started again, once, within the same deadline.
+        for _ in range(2):
             server = self._server(slot, root, interpreter, script, base_env, deadline)
             if server is None:
                 return None
@@ -219,7 +240,8 @@ class WarmRuntime:
         max_output: int,
     ) -> Finished | None:
         """Hand the call to the warm process and collect it; None when the warm process is gone
-        before it took the call."""
+        before the call's child started. Raises AppError when the call ran but how it ended
+        cannot be known."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
@@ -230,6 +252,7 @@ class WarmRuntime:
             stdin_r, stdin_fd = os.pipe()
             stdin_w = open(stdin_fd, "wb", buffering=0)  # noqa: SIM115 - collect() closes it
         given = [theirs.fileno(), stdin_r, stdout_w, stderr_w]
+        call = _Call(ours, server)
         try:
             try:
                 with server.send_lock:
@@ -237,17 +260,11 @@ class WarmRuntime:
                         [b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", given))]
                     )
             except OSError:
-                for descriptor in (stdout_r, stderr_r):
-                    os.close(descriptor)
-                if stdin_w is not None:
-                    stdin_w.close()
-                ours.close()
                 return None
             finally:
                 theirs.close()
                 for descriptor in (stdout_w, stderr_w, *([stdin_r] if stdin_w is not None else [])):
                     os.close(descriptor)
-            call = _Call(ours, server)
             request = json.dumps(
                 {
                     "args": args,
@@ -264,16 +281,25 @@ class WarmRuntime:
                 raise TimedOut from None
             except OSError:
                 pass  # the child is gone already; its status says how
-            return collect(
-                call,
-                stdin_pipe=stdin_w,
-                stdout=stdout_r,
-                stderr=stderr_r,
-                feed=b"" if isinstance(stdin, int) else stdin,
-                deadline=deadline,
-                max_output=max_output,
-            )
+            try:
+                finished = collect(
+                    call,
+                    stdin_pipe=stdin_w,
+                    stdout=stdout_r,
+                    stderr=stderr_r,
+                    feed=b"" if isinstance(stdin, int) else stdin,
+                    deadline=deadline,
+                    max_output=max_output,
+                )
+            except _NotStarted:
+                if time.monotonic() >= deadline:
+                    raise TimedOut from None
+                return None
+            if call.lost:
+                raise _lost(finished)
+            return finished
         finally:
+            call.close()
             if stdin_w is not None:
                 with contextlib.suppress(OSError):
                     stdin_w.close()
@@ -283,20 +309,50 @@ class WarmRuntime:
             ours.close()
 
 
+def _lost(finished: Finished) -> AppError:
+    """The runtime's own failure, said as such: the call ran, its exit status is lost."""
+    return AppError(
+        ErrorCode.INTERNAL_ERROR,
+        "The warm runtime lost this call's exit status: the process that waits for the call was "
+        "killed while the app ran. The app ran to its end and may have taken effect.",
+        "Read the state back (a list or get) before retrying.",
+        details={
+            "mayHaveTakenEffect": True,
+            "stdout": finished.stdout.decode("utf-8", errors="replace")[:_EXCERPT_CHARS],
+            "stderr": finished.stderr.decode("utf-8", errors="replace")[:_EXCERPT_CHARS],
+        },
+    )
+
+
 class _Call:
     """One call served by a warm process, as process.Child: its child says its pid on the call's
-    socket, and the warm process says its exit status there."""
+    socket, and the child's relay (warm_server.relay, the child's parent) says its exit status
+    there. The warm process holds none of it: its death does not touch a call that has started."""
 
     def __init__(self, sock: socket.socket, server: _Server) -> None:
         self.sock = sock
         self.server = server
         self.pid: int | None = None
         self.returncode: int | None = None
+        self.lost = False  # the relay died unanswered: the child's exit status cannot be known
+        self._child: int | None = None  # a pidfd of the child: readable once it has exited
+        self._closed = False  # the call's socket said all it will
+        self._killed = False  # the runtime killed the call itself
         self._buffer = b""
 
+    def close(self) -> None:
+        if self._child is not None:
+            os.close(self._child)
+            self._child = None
+
     def _pump(self, timeout: float | None) -> None:
-        """Read what the call's socket says within `timeout` seconds (None: until it says more)."""
+        """Read what the call's socket says within `timeout` seconds (None: until it says more);
+        once it is closed unanswered, wait for the child itself to exit."""
         if self.returncode is not None:
+            return
+        if self._closed:
+            if self._child is None or select.select([self._child], [], [], timeout)[0]:
+                self._unanswered()
             return
         ready, _, _ = select.select([self.sock], [], [], timeout)
         if not ready:
@@ -306,18 +362,28 @@ class _Call:
         except OSError:
             data = b""
         if not data:
-            # The warm process died before it said how the call ended: end the call's group too.
-            if self.pid is not None:
-                self._killpg()
-            self.returncode = -signal.SIGKILL
+            self._closed = True
+            if self.pid is None and not self._killed:
+                raise _NotStarted
+            # The relay is gone before it said how the call ended. The child is not killed for
+            # that: it may be in the middle of a write, and is left to finish.
+            self._pump(0)
             return
         self._buffer += data
         while b"\n" in self._buffer:
             line, self._buffer = self._buffer.split(b"\n", 1)
             if line[:1] == b"P":
                 self.pid = int(line[1:])
+                with contextlib.suppress(OSError):  # gone already: it has exited
+                    self._child = os.pidfd_open(self.pid)
             elif line[:1] == b"S":
                 self.returncode = int(line[1:])
+
+    def _unanswered(self) -> None:
+        """The call is over and nothing said its exit status: the runtime's own kill if it killed
+        the call (as a cold call's status would be), otherwise lost."""
+        self.lost = not self._killed
+        self.returncode = -signal.SIGKILL if self._killed else 1  # when lost, never relayed
 
     def poll(self) -> int | None:
         self._pump(0)
@@ -336,6 +402,7 @@ class _Call:
         give_up = time.monotonic() + _PID_WAIT
         while self.pid is None and self.returncode is None and time.monotonic() < give_up:
             self._pump(give_up - time.monotonic())
+        self._killed = True
         if self.pid is not None:
             self._killpg()
         elif self.returncode is None:

@@ -5,10 +5,13 @@ same shell, interpreter word, working folder and environment (less its AGENTIC_*
 cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on
 the control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's
 own socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the
-call's socket. For each call it forks a child that leads a session of its own, takes those
-descriptors as 0, 1 and 2, takes the call's environment, and runs SCRIPT as `__main__`, then
-exits the way the interpreter would. The child says its pid on the call's socket; this process
-waits for it (a pidfd) and says its exit status there. It holds no lock and no state between
+call's socket. For each call it forks a relay, hands it the four descriptors (closing its own
+copies at once) and reaps it when it ends (a pidfd). The relay leads a session of its own, forks
+the call's child, waits for it and says its exit status on the call's socket. The child leads a
+session of its own, says its pid on the call's socket, takes the descriptors as 0, 1 and 2 and
+the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter would. So
+a call that has started is nothing of this process's: killed between or during calls, it takes
+no call with it, and the call's status is still said. It holds no lock and no state between
 calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes.
 
@@ -21,6 +24,7 @@ import ast
 import atexit
 import builtins
 import contextlib
+import functools
 import importlib
 import importlib.machinery
 import io
@@ -33,6 +37,7 @@ import struct
 import sys
 import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 _MAX_FDS = 4
@@ -115,15 +120,14 @@ def serve(
 ) -> None:
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    children: dict[int, tuple[int, socket.socket, int]] = {}  # pidfd -> (pid, call socket, stderr)
+    relays: dict[int, int] = {}  # pidfd -> pid of a call's relay, reaped when it ends
     while True:
         for descriptor, _ in poller.poll():
             if descriptor != control.fileno():
-                pid, call, stderr = children.pop(descriptor)
+                pid = relays.pop(descriptor)
                 poller.unregister(descriptor)
                 os.close(descriptor)
-                _, status = os.waitpid(pid, 0)
-                _finish(call, stderr, os.waitstatus_to_exitcode(status), status)
+                os.waitpid(pid, 0)
                 continue
             try:
                 message, fds = _receive(control)
@@ -135,22 +139,44 @@ def serve(
                 for fd in fds:
                     os.close(fd)
                 continue
-            call = socket.socket(fileno=fds[0])
             pid = os.fork()
             if pid == 0:
                 control.close()
-                for pidfd, (_, other, stderr) in children.items():
+                for pidfd in relays:
                     os.close(pidfd)
-                    os.close(stderr)
-                    other.close()
-                child(call, fds[1:], script, script_path, environ, handlers, mask)
-            # Like the shell of a cold call, this keeps the call's stderr until the child is
-            # over, to say there what signal ended it.
-            for fd in fds[1:3]:
+                call = socket.socket(fileno=fds[0])
+                start = functools.partial(child, call, fds[1:], script, script_path, environ, handlers, mask)
+                relay(call, fds[1:], start)
+            # The call is the relay's now: this process keeps nothing of it, so its own death
+            # (killed between or during calls) cannot end a call that has started, nor hide how
+            # it ended.
+            for fd in fds:
                 os.close(fd)
             pidfd = os.pidfd_open(pid)
-            children[pidfd] = (pid, call, fds[3])
+            relays[pidfd] = pid
             poller.register(pidfd, select.POLLIN)
+
+
+def relay(call: socket.socket, streams: list[int], start_child: Callable[[], None]) -> None:
+    """One call's relay, forked by the warm process: in a session of its own (out of the warm
+    process's group), it forks the call's child, waits for it and says its exit status on the
+    call's socket, as the shell of a cold call waits for its command. The child's parent is this
+    process, not the warm process, so the status is known however the warm process fares.
+    Never returns."""
+    try:
+        os.setsid()
+        pid = os.fork()
+        if pid == 0:
+            start_child()
+        # Like the shell of a cold call, this keeps the call's stderr until the child is over,
+        # to say there what signal ended it.
+        for fd in streams[:2]:
+            os.close(fd)
+        _, status = os.waitpid(pid, 0)
+        _finish(call, streams[2], os.waitstatus_to_exitcode(status), status)
+    except BaseException:  # noqa: BLE001 - the runtime sees the call's socket close unanswered
+        pass
+    os._exit(0)
 
 
 def _finish(call: socket.socket, stderr: int, code: int, status: int) -> None:

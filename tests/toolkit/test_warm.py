@@ -16,19 +16,22 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from agentapps.environment import package_environment
-from agentapps.runtime import Invocation, Package, RunTimedOut, invoke
+from agentapps.runtime import Invocation, Package, RunTimedOut, invoke, run_and_relay
 from agentapps.scenarios import Runtime, Scenario, builtin_runtime, load_scenario, replay, scenario_files
-from agentapps.warm import WarmRuntime, python_entry
+from agentapps.warm import SERVER_SCRIPT, WarmRuntime, python_entry
+from agentic_kit.errors import AppError
 
 from .conftest import FIXTURES, SUITE, ToolkitResult
 from .test_mcp import connected
 
 SCENARIOS = SUITE / "scenarios"
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -248,14 +251,161 @@ def test_a_crash_an_exit_or_a_changed_global_dies_with_its_call(tmp_path: Path, 
     assert "RuntimeError: boom" in both(package, ["raise"], warm)[1].stderr
 
 
+def warm_process(root: Path) -> int:
+    """The pid of the package's warm process, found as a person finds it with ps: the interpreter
+    running warm_server.py from the package root (not the shell that started it) whose parent is
+    not one (a call's processes are forked from it, and hold the same command line)."""
+    serving: dict[int, int] = {}  # pid -> parent pid
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            if command[1:2] == [str(SERVER_SCRIPT).encode()] and os.readlink(entry / "cwd") == str(root):
+                serving[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue  # ended meanwhile
+    found = [pid for pid, parent in serving.items() if parent not in serving]
+    assert len(found) == 1, serving
+    return found[0]
+
+
 def test_a_warm_process_that_died_is_started_again(tmp_path: Path, warm: WarmRuntime) -> None:
-    package = python_package(tmp_path, 'import os\nprint(\'{"ok": true, "parent": %d}\' % os.getppid())\n')
-    first = json.loads(invoke(package, ["echo"], warm=warm).stdout)["parent"]
+    package = python_package(tmp_path, "print('{\"ok\": true}')\n")
+    assert invoke(package, ["echo"], warm=warm).ok
+    first = warm_process(package.root)
     os.kill(first, signal.SIGKILL)
     time.sleep(0.1)
-    second = invoke(package, ["echo"], warm=warm)
-    assert second.ok
-    assert json.loads(second.stdout)["parent"] != first
+    assert invoke(package, ["echo"], warm=warm).ok
+    assert warm_process(package.root) != first
+
+
+def test_a_call_made_just_after_the_warm_process_was_killed_is_answered(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Killed, a warm process is not gone at once: a call made in the next few milliseconds
+    must not be handed to it, or must be handed again — never answered as the app's failure."""
+    package = python_package(tmp_path, "print('{\"ok\": true}')\n")
+    assert invoke(package, ["echo"], warm=warm).ok
+    for _ in range(10):
+        os.kill(warm_process(package.root), signal.SIGKILL)
+        call = invoke(package, ["echo"], warm=warm, timeout=20)
+        assert (call.exit_status, call.stdout, call.violations) == (0, '{"ok": true}\n', [])
+
+
+def test_a_call_handed_to_a_warm_process_that_dies_before_starting_it_is_handed_again(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """The warm process is stopped, so the call is handed to it and waits; then it is killed.
+    The call's child never started: the call goes to a new warm process, within its timeout."""
+    package = python_package(tmp_path, "print('{\"ok\": true}')\n")
+    assert invoke(package, ["echo"], warm=warm).ok
+    stopped = warm_process(package.root)
+    os.kill(stopped, signal.SIGSTOP)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(invoke, package, ["echo"], warm=warm, timeout=20)
+        time.sleep(0.5)
+        assert not pending.done()
+        os.kill(stopped, signal.SIGKILL)
+        call = pending.result(timeout=25)
+    assert (call.exit_status, call.stdout, call.violations) == (0, '{"ok": true}\n', [])
+    assert warm_process(package.root) != stopped
+
+
+# A write that waits for a `go` file in the folder it is given, so that a test can kill processes
+# under it while it runs; `die` saves, then ends by SIGTERM instead of answering.
+SLOW_WRITE = """
+    import json, os, signal, sys, time
+    if sys.argv[1] == "echo":
+        print('{"ok": true}')
+        sys.exit(0)
+    folder = sys.argv[2]
+    with open(os.path.join(folder, "started"), "w") as handle:
+        handle.write(str(os.getppid()))
+    while not os.path.exists(os.path.join(folder, "go")):
+        time.sleep(0.01)
+    with open(os.path.join(folder, "saved"), "w") as handle:
+        handle.write("saved")
+    if sys.argv[1] == "die":
+        os.kill(os.getpid(), signal.SIGTERM)
+    print(json.dumps({"ok": True, "saved": True}))
+    """
+
+
+def killed_during_a_call(
+    run: Callable[[list[str]], T], package: Package, args: list[str], folder: Path, *, also_parent: bool
+) -> Callable[[], T]:
+    """Start `run(args + [folder])` (warm), kill the package's warm process while the call's child
+    runs (and the child's parent, with `also_parent`), then let the child finish. Returns what
+    gives the call's outcome (or raises what it raised)."""
+    folder.mkdir()
+    pool = ThreadPoolExecutor(max_workers=1)
+    pending = pool.submit(run, [*args, str(folder)])
+    started = folder / "started"
+    while not started.exists() or not started.read_text():
+        time.sleep(0.01)
+    os.kill(warm_process(package.root), signal.SIGKILL)
+    if also_parent:
+        os.kill(int(started.read_text()), signal.SIGKILL)
+    time.sleep(0.3)  # what the runtime does when it sees them die, it has done
+    (folder / "go").touch()
+    pool.shutdown()
+    return pending.result
+
+
+@pytest.mark.parametrize("command", ["add", "die"])
+def test_a_call_whose_warm_process_is_killed_while_it_runs_ends_as_its_child_does(
+    tmp_path: Path, warm: WarmRuntime, command: str
+) -> None:
+    """The child is not killed with the warm process (it leads its own session; no death signal
+    ties it to it) and its own exit status is relayed, 128 + N when signal N ends it, exactly as
+    a cold call of the same command."""
+    package = python_package(tmp_path, SLOW_WRITE)
+    (tmp_path / "cold").mkdir()
+    (tmp_path / "cold" / "go").touch()
+    cold = invoke(package, [command, str(tmp_path / "cold")])
+    assert invoke(package, ["echo"], warm=warm).ok
+    outcome = killed_during_a_call(
+        lambda args: invoke(package, args, warm=warm, timeout=20),
+        package,
+        [command],
+        tmp_path / "warm",
+        also_parent=False,
+    )
+    hot = outcome()
+    assert (hot.exit_status, hot.stdout, hot.stderr, hot.violations) == (
+        cold.exit_status,
+        cold.stdout,
+        cold.stderr,
+        cold.violations,
+    )
+    assert hot.exit_status == (0 if command == "add" else 128 + signal.SIGTERM)
+    assert (tmp_path / "warm" / "saved").read_text() == "saved"
+    assert invoke(package, ["echo"], warm=warm).ok  # and the next call has a new warm process
+
+
+def test_a_call_whose_exit_status_is_lost_is_said_to_be_the_runtimes_failure(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """With the warm process and the child's own parent both killed, nothing can know how the
+    child ends: it is left to finish its write, and the call is the runtime's INTERNAL_ERROR
+    saying it may have taken effect — not the app's failure, not a contract violation."""
+    package = python_package(tmp_path, SLOW_WRITE)
+    assert invoke(package, ["echo"], warm=warm).ok
+    outcome = killed_during_a_call(
+        lambda args: run_and_relay(package, args, warm=warm, timeout=20),
+        package,
+        ["add"],
+        tmp_path / "warm",
+        also_parent=True,
+    )
+    with pytest.raises(AppError) as raised:
+        outcome()
+    assert (raised.value.code, raised.value.exit_status) == ("INTERNAL_ERROR", 1)
+    assert raised.value.details is not None
+    assert raised.value.details["mayHaveTakenEffect"] is True
+    assert raised.value.details["stdout"] == '{"ok": true, "saved": true}\n'
+    assert (tmp_path / "warm" / "saved").read_text() == "saved"
 
 
 def test_two_calls_at_once_are_two_children(tmp_path: Path, warm: WarmRuntime) -> None:
