@@ -50,7 +50,7 @@ from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
 from .environment import package_environment
-from .errors import APP_FAILED, ToolkitError
+from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay

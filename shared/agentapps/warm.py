@@ -45,8 +45,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.errors import ErrorCode
 
+from .errors import ToolkitError
 from .process import Finished, TimedOut, collect
 
 SERVER_SCRIPT = Path(__file__).with_name("warm_server.py")
@@ -240,7 +241,7 @@ class WarmRuntime:
         max_output: int,
     ) -> Finished | None:
         """Hand the call to the warm process and collect it; None when the warm process is gone
-        before the call's child started. Raises AppError when the call ran but how it ended
+        before the call's child started. Raises ToolkitError when the call ran but how it ended
         cannot be known."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         stdout_r, stdout_w = os.pipe()
@@ -309,9 +310,9 @@ class WarmRuntime:
             ours.close()
 
 
-def _lost(finished: Finished) -> AppError:
+def _lost(finished: Finished) -> ToolkitError:
     """The runtime's own failure, said as such: the call ran, its exit status is lost."""
-    return AppError(
+    return ToolkitError(
         ErrorCode.INTERNAL_ERROR,
         "The warm runtime lost this call's exit status: the process that waits for the call was "
         "killed while the app ran. The app ran to its end and may have taken effect.",

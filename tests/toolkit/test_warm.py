@@ -21,10 +21,10 @@ from typing import TypeVar
 import pytest
 
 from agentapps.environment import package_environment
+from agentapps.errors import ToolkitError
 from agentapps.runtime import Invocation, Package, RunTimedOut, invoke, run_and_relay
 from agentapps.scenarios import Runtime, Scenario, builtin_runtime, load_scenario, replay, scenario_files
 from agentapps.warm import SERVER_SCRIPT, WarmRuntime, python_entry
-from agentic_kit.errors import AppError
 
 from .conftest import FIXTURES, SUITE, ToolkitResult
 from .test_mcp import connected
@@ -399,7 +399,7 @@ def test_a_call_whose_exit_status_is_lost_is_said_to_be_the_runtimes_failure(
         tmp_path / "warm",
         also_parent=True,
     )
-    with pytest.raises(AppError) as raised:
+    with pytest.raises(ToolkitError) as raised:
         outcome()
     assert (raised.value.code, raised.value.exit_status) == ("INTERNAL_ERROR", 1)
     assert raised.value.details is not None
