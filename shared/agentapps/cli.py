@@ -38,7 +38,8 @@ import typer
 from agentic_kit import runner
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import AppError, ErrorCode, validation_error
-from agentic_kit.text import undecodable_byte
+from agentic_kit.human import safe
+from agentic_kit.text import shortened, undecodable_byte
 
 from .environment import check_names, package_environment
 from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
@@ -58,10 +59,26 @@ from .runtime import (
 )
 from .warm import WarmRuntime
 
+PROGRAM = "agentapps"
+
+
+class _ToolkitContext(typer.Context):
+    """The kit's runner names the program as an app is run (`app/cli.py`); every help of the
+    toolkit says `agentapps` instead, however it was started (the console script, `python -m`)."""
+
+    def __init__(self, command: Any, parent: Any = None, info_name: str | None = None, **extra: Any) -> None:
+        super().__init__(command, parent, PROGRAM if parent is None else info_name, **extra)
+
+
+class _ToolkitGroup(runner.AgenticGroup):
+    context_class = _ToolkitContext
+
+
 app = ToolkitApp(
     "agentapps: discover, activate, run, check and create Agent Applications packages. "
     "`agentapps mcp [ROOT]...` serves them over MCP on stdio."
 )
+app.info.cls = _ToolkitGroup  # the kit's group, its contexts named PROGRAM
 
 MIN_TIMEOUT = 0.1
 # `replay --runtime` names the built-in runtime's two ways of running a package by these words.
@@ -70,27 +87,42 @@ MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
 
 
 def _seconds(value: str | float) -> float:
-    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]. A typer
-    `parser=`, so a refusal shows the value as given (a default arrives as a float)."""
+    """Checked before anything runs: finite, and within [MIN_TIMEOUT, MAX_TIMEOUT]. The parser of
+    every --timeout, so a refusal shows the value as given (a default arrives as a float)."""
     try:
         seconds = float(value) if not isinstance(value, str) or value.isascii() else math.nan
     except ValueError:
         seconds = math.nan
     if not math.isfinite(seconds) or not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-        raise typer.BadParameter(
-            f"{value} is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}."
+        raise _bad_value(
+            "--timeout",
+            value,
+            f"is not a number of seconds from {MIN_TIMEOUT:g} to {MAX_TIMEOUT:g}.",
+            "Give --timeout a number of seconds (a decimal point is allowed): --timeout 30.",
         )
     return seconds
 
 
 def _bytes(value: str | int) -> int:
     """Checked before anything runs: a whole number written in ASCII digits (not 10.0, 1e3 or
-    1_000), within [1, MAX_OUTPUT_LIMIT]. A typer `parser=`, so a refusal shows the value as given."""
+    1_000), within [1, MAX_OUTPUT_LIMIT]. The parser of every --max-output, so a refusal shows the
+    value as given."""
     text = str(value)
     number = int(text) if text.isascii() and text.isdigit() else 0
     if not 1 <= number <= MAX_OUTPUT_LIMIT:
-        raise typer.BadParameter(f"{value} is not a whole number of bytes from 1 to {MAX_OUTPUT_LIMIT}.")
+        raise _bad_value(
+            "--max-output",
+            value,
+            f"is not a whole number of bytes from 1 to {MAX_OUTPUT_LIMIT}.",
+            "Give --max-output a whole number of bytes in digits alone: --max-output 1048576.",
+        )
     return number
+
+
+def _bad_value(option: str, value: object, problem: str, hint: str) -> AppError:
+    """VALIDATION_ERROR in click's words for a bad value, and a hint, which click's refusal cannot
+    carry; the value as the kit echoes one, cut short and with control characters escaped."""
+    return validation_error(f"Invalid value for '{option}': {safe(shortened(str(value)))} {problem}", hint)
 
 
 PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]

@@ -68,6 +68,7 @@ STARTUP_DESCRIBE_TIMEOUT = 10.0
 # and `/`, and 128 characters). tool_names keeps to letters, digits and `_`, and to this length.
 MAX_TOOL_NAME = 64
 HASH_DIGITS = 8  # hex digits of the suffix that keeps a too-long or shared name unique
+MIN_PACKAGE_PART = 16  # a name cut to fit keeps at least this much of the package's part
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
 
 
@@ -134,17 +135,31 @@ def load_commands(
             continue
         for declared in manifest.commands:
             if "describe" in manifest.commands and declared not in described:
-                continue  # a described package is served as it describes itself
+                # The app's describe is its own word on what it runs: a tool for a command it does
+                # not know would fail every call. Left out, never silently.
+                _say(
+                    f"{package.root}: `{declared}` is declared in APP.md but its describe does not "
+                    f"list it, so it is not a tool; `agentapps check {package.root}` names the mismatch"
+                )
+                continue
             served[(package.name, declared)] = Command(package, declared.split(" "), described.get(declared))
     names = tool_names(list(served))
     readable = Counter(readable_tool_name(*key) for key in served)
     for key, command in served.items():
-        shared = readable_tool_name(*key)
-        if readable[shared] > 1:  # never silent: each is served, under its own name
-            _say(
-                f"{command.package.root}: `{command.name}` would be the tool {shared}, as another "
-                f"command would; it is served as {names[key]}"
-            )
+        plain = readable_tool_name(*key)
+        if names[key] == plain:
+            continue
+        # Never silent: a client shows the name, so stderr says which command it is, and why.
+        if readable[plain] > 1:
+            why = "as another command would"
+        elif len(plain) > MAX_TOOL_NAME:
+            why = f"{len(plain)} characters (clients accept {MAX_TOOL_NAME})"
+        else:
+            why = "with no letter or digit in its package or command part"
+        _say(
+            f"{command.package.root}: `{command.name}` would be the tool {plain}, {why}; "
+            f"it is served as {names[key]}"
+        )
     return {names[key]: command for key, command in served.items()}
 
 
@@ -160,11 +175,22 @@ def readable_tool_name(package: str, command: str) -> str:
     return f"{_name_part(package)}__{_name_part(command)}"
 
 
-def _hashed(readable: str, package: str, command: str, digits: int) -> str:
-    """The readable name cut to fit, then `_` and `digits` hex digits of the SHA-256 of the
-    package's name and the command (UTF-8; a name that was not UTF-8 hashes as given)."""
+def _hashed(package: str, command: str, digits: int) -> str:
+    """`<package part>__<command part>_<hash>`, at most MAX_TOOL_NAME characters: the parts of the
+    readable name, cut to fit (_cut), then `digits` hex digits of the SHA-256 of the package's
+    name and the command (UTF-8; a name that was not UTF-8 hashes as given)."""
     digest = hashlib.sha256(f"{package}\n{command}".encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{readable[: MAX_TOOL_NAME - 1 - digits].rstrip('_')}_{digest[:digits]}"
+    package_part, command_part = _cut(_name_part(package), _name_part(command), MAX_TOOL_NAME - 3 - digits)
+    return f"{package_part}__{command_part}_{digest[:digits]}"
+
+
+def _cut(package: str, command: str, room: int) -> tuple[str, str]:
+    """The two parts in `room` characters, both still readable: the package part is cut first,
+    down to MIN_PACKAGE_PART characters, so the command (what a model must tell apart) keeps as
+    much as fits. A part never ends in `_`, so `__` stays the one separator."""
+    kept = max(min(len(package), MIN_PACKAGE_PART), room - len(command))
+    package = package[:kept].rstrip("_")
+    return package, command[: room - len(package)].rstrip("_")
 
 
 def tool_names(commands: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
@@ -182,7 +208,7 @@ def tool_names(commands: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
     }
     digits = HASH_DIGITS
     while True:
-        names = {key: name if key in plain else _hashed(name, *key, digits) for key, name in readable.items()}
+        names = {key: name if key in plain else _hashed(*key, digits) for key, name in readable.items()}
         # A hashed name equal to another name (vanishingly rare): a longer hash, until each is unique.
         if len(set(names.values())) == len(names) or digits >= 4 * HASH_DIGITS:
             return names

@@ -295,7 +295,10 @@ def test_a_bad_option_is_an_error_envelope_and_no_server(tmp_path: Path, option:
         timeout=60,
     )
     assert completed.returncode == 3
-    assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
+    error = json.loads(completed.stdout)["error"]
+    assert error["code"] == "VALIDATION_ERROR"
+    assert error["hint"].strip()  # each says how to give the value
+    assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
 
 
 def test_a_second_package_with_the_same_slug_is_left_out(tmp_path: Path) -> None:
@@ -423,6 +426,87 @@ def test_two_declared_commands_with_one_tool_name_are_both_served_under_hashed_n
             r"command_paths__items_remove_[0-9a-f]{8}\n",
             logged,
         )
+
+
+def test_each_name_cut_to_fit_is_named_on_stderr(tmp_path: Path) -> None:
+    """A 71-character slug, and an 80-letter command in a package without describe: each tool is
+    served under a name of 64 characters that keeps `__` and the command's start, and stderr
+    says which command has which name, and why."""
+    slug, command = "s" * 71, "c" * 80
+    long_slug = tmp_path / "packages" / "long-slug"
+    shutil.copytree(FIXTURES / "command-paths", long_slug)
+    app_md = long_slug / "APP.md"
+    app_md.write_text(app_md.read_text().replace("slug: command-paths\n", f"slug: {slug}\n", 1))
+    long_command = tmp_path / "packages" / "longcmd"
+    shutil.copytree(FIXTURES / "command-paths", long_command)
+    app_md = long_command / "APP.md"
+    app_md.write_text(
+        app_md.read_text()
+        .replace("slug: command-paths\n", "", 1)
+        .replace("  - items remove\n", f"  - items remove\n  - {command}\n", 1)
+    )
+    unreadable = tmp_path / "packages" / "日本"  # named by its folder: nothing readable in it
+    shutil.copytree(long_command, unreadable)
+    log = tmp_path / "server.log"
+    served: dict[str, str] = {}
+
+    async def scenario(session: ClientSession) -> None:
+        for tool in (await session.list_tools()).tools:
+            served[tool.title or ""] = tool.name
+
+    with log.open("w") as errlog:
+        run(
+            tmp_path,
+            scenario,
+            ["--approve", str(long_slug), str(long_command), str(unreadable)],
+            errlog=errlog,
+        )
+    assert re.fullmatch(r"s{44}__items_add_[0-9a-f]{8}", served[f"{slug} items add"])
+    assert re.fullmatch(r"longcmd__c{46}_[0-9a-f]{8}", served[f"longcmd {command}"])
+    assert served["longcmd items add"] == "longcmd__items_add"
+    logged = log.read_text()
+    for root, title, words in (
+        (long_slug, f"{slug} items add", "items add"),
+        (long_slug, f"{slug} items remove", "items remove"),
+        (long_command, f"longcmd {command}", command),
+    ):
+        name = served[title]
+        assert len(name) == 64
+        readable = f"{title.split(' ')[0]}__{'_'.join(words.split(' '))}"
+        assert (
+            f"agentapps mcp: {root}: `{words}` would be the tool {readable}, "
+            f"{len(readable)} characters (clients accept 64); it is served as {name}\n"
+        ) in logged
+    assert "longcmd__items_add" not in logged  # a name that fits is not named
+    assert re.fullmatch(r"__items_add_[0-9a-f]{8}", served["日本 items add"])
+    assert (
+        f"agentapps mcp: {unreadable}: `items add` would be the tool __items_add, with no letter or "
+        f"digit in its package or command part; it is served as {served['日本 items add']}\n"
+    ) in logged
+
+
+def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_path: Path) -> None:
+    """APP.md declares a command the app's describe does not know: no tool could run it, so it is
+    left out — and named on stderr, with the way to find the mismatch; the others are served."""
+    command = "e" * 80
+    package = tmp_path / "packages" / "agentic-timer"
+    shutil.copytree(SUITE / "agentic-timer", package, ignore=shutil.ignore_patterns("__pycache__"))
+    app_md = package / "APP.md"
+    app_md.write_text(app_md.read_text().replace("  - describe\n", f"  - describe\n  - {command}\n", 1))
+    log = tmp_path / "server.log"
+    names: list[str] = []
+
+    async def scenario(session: ClientSession) -> None:
+        names.extend(tool.name for tool in (await session.list_tools()).tools)
+
+    with log.open("w") as errlog:
+        run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
+    declared = load_app_manifest(package).commands
+    assert sorted(names) == sorted(f"agentic_timer__{name}" for name in declared if name != command)
+    assert (
+        f"agentapps mcp: {package}: `{command}` is declared in APP.md but its describe does not "
+        f"list it, so it is not a tool; `agentapps check {package}` names the mismatch\n"
+    ) in log.read_text()
 
 
 def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_path: Path) -> None:
@@ -623,6 +707,50 @@ def test_a_bad_option_is_said_on_stderr_too(tmp_path: Path) -> None:
     assert completed.returncode == 3
     assert json.loads(completed.stdout)["error"]["code"] == "VALIDATION_ERROR"
     assert completed.stderr.startswith("agentapps mcp: Invalid value for '--timeout'")
+
+
+def test_an_unknown_option_is_a_usage_error_as_the_code_table_says(tmp_path: Path) -> None:
+    """USAGE_ERROR's exit status is 2 in every command of the suite, mcp's too."""
+    completed = agentapps("mcp", "--bogus", str(SUITE / "agentic-to-do"))
+    assert completed.returncode == 2
+    error = json.loads(completed.stdout)["error"]
+    assert (error["code"], error["message"]) == ("USAGE_ERROR", "No such option: --bogus")
+    assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
+
+
+def test_a_timeout_that_is_not_a_number_says_how_to_give_one() -> None:
+    completed = agentapps("mcp", "--timeout", "abc", str(SUITE / "agentic-to-do"))
+    assert completed.returncode == 3
+    error = json.loads(completed.stdout)["error"]
+    assert error == {
+        "code": "VALIDATION_ERROR",
+        "message": "Invalid value for '--timeout': abc is not a number of seconds from 0.1 to 86400.",
+        "hint": "Give --timeout a number of seconds (a decimal point is allowed): --timeout 30.",
+    }
+    assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
+
+
+@pytest.mark.parametrize("started", ["console script", "python -m agentapps"])
+def test_help_names_the_program_agentapps_however_it_is_started(started: str) -> None:
+    """Every help's usage line begins `agentapps`, as the user types it: not the kit's app/cli.py."""
+    program = (
+        [str(Path(sys.executable).parent / "agentapps")]
+        if started == "console script"
+        else [sys.executable, "-m", "agentapps"]
+    )
+    helped = json.loads(
+        subprocess.run([*program, "--help"], capture_output=True, text=True, timeout=60, check=True).stdout
+    )
+    assert helped["help"].startswith("Usage: agentapps [OPTIONS] COMMAND [ARGS]...\n")
+    commands = re.findall(r"^  ([a-z]+) ", helped["help"].split("Commands:")[1], flags=re.MULTILINE)
+    assert {"mcp", "run", "catalog", "describe"} <= set(commands)
+    for command in commands:
+        completed = subprocess.run(
+            [*program, command, "--help"], capture_output=True, text=True, timeout=60, check=True
+        )
+        text = json.loads(completed.stdout)["help"]
+        assert text.startswith(f"Usage: agentapps {command} "), text.splitlines()[0]
+        assert "app/cli.py" not in text.splitlines()[0]
 
 
 def test_mcp_help_prints_help_and_serves_nothing() -> None:

@@ -119,3 +119,27 @@ def test_a_package_named_by_its_folder_has_uris_a_parser_accepts(tmp_path: Path)
         assert added.is_error is not True
 
     run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_a_long_slug_is_cut_before_the_command_and_both_stay_readable() -> None:
+    """A 71-character slug with `add`: the package part is cut, `__add` is kept whole, then the
+    hash; a long slug with a long command: the package keeps its first 16 characters, the command
+    what fits. Every such name holds `__` between the two parts."""
+    slug = "s" * 71
+    long_command = "c" * 80
+    names = tool_names([(slug, "add"), (slug, long_command), ("longcmd", long_command)])
+    assert re.fullmatch(r"s{50}__add_[0-9a-f]{8}", names[(slug, "add")])
+    assert re.fullmatch(r"s{16}__c{37}_[0-9a-f]{8}", names[(slug, long_command)])
+    assert re.fullmatch(r"longcmd__c{46}_[0-9a-f]{8}", names[("longcmd", long_command)])
+    for name in names.values():
+        assert len(name) == 64
+        assert CLIENTS_PATTERN.match(name), name
+
+
+def test_a_cut_never_leaves_a_run_of_underscores_at_either_side_of_the_separator() -> None:
+    """A package part cut just after a `_` (`agentic_to_do_a_`) loses it, so `__` stays the one
+    separator, and the command is given the character freed."""
+    [name] = tool_names([("agentic-to-do-a-" + "b" * 40, "x" * 60)]).values()
+    assert "___" not in name
+    assert re.fullmatch(r"agentic_to_do_a__x{38}_[0-9a-f]{8}", name), name
+    assert len(name) == 64

@@ -1,0 +1,6 @@
+"""`python -m agentapps`: the same program as the `agentapps` console script."""
+
+from agentapps.cli import main
+
+if __name__ == "__main__":
+    main()
