@@ -22,7 +22,8 @@ no state between calls, and nothing of a call once it has forked the relay. When
 - during a call, the call goes on: its child is not killed, and its relay says its exit status;
   only if the relay is killed too is that status lost, and the call is then the runtime's
   INTERNAL_ERROR (it may have taken effect), once the child has ended.
-One that cannot start (an interpreter older than 3.9, no pidfd) leaves its package cold. `run`
+One killed while it starts leaves that call cold and the next starts one again; one that cannot
+start (an interpreter older than 3.9, no pidfd) leaves its package cold for good. `run`
 returns None when the package cannot be served warm: the caller then runs it cold.
 """
 
@@ -223,8 +224,14 @@ class WarmRuntime:
             except OSError:
                 ready = b""
             if ready != b"R":
+                # Killed from outside while it started (a signal: the shell says 128+N, or dies of
+                # it) is no verdict on the package: this call runs cold, the next starts one
+                # again. One that ended on its own (no pidfd, say) leaves the package cold.
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(max(min(deadline - time.monotonic(), 1.0), 0.001))
+                status = process.returncode
                 server.stop()
-                slot.cold = True
+                slot.cold = status is None or 0 <= status <= 128
                 return None
             ours.settimeout(None)
             slot.server = server

@@ -280,6 +280,31 @@ def test_a_warm_process_that_died_is_started_again(tmp_path: Path, warm: WarmRun
     assert warm_process(package.root) != first
 
 
+def test_a_warm_process_killed_while_it_starts_leaves_the_package_warm(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Killed from outside while it imports, a warm process is no verdict on the package: that
+    call runs cold (the same answer) and the next is served by a new warm process. Only one that
+    fails on its own (no pidfd, say) leaves its package cold for good."""
+    marker = tmp_path / "killed-once"
+    package = python_package(
+        tmp_path,
+        "import helper\nprint('{\"ok\": true}')\n",
+        module=f"""
+            import os, pathlib, signal
+            if not pathlib.Path({str(marker)!r}).exists():
+                pathlib.Path({str(marker)!r}).touch()
+                os.kill(os.getpid(), signal.SIGKILL)  # as `kill -9` would, mid-import
+        """,
+    )
+    first = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (first.exit_status, first.stdout, first.violations) == (0, '{"ok": true}\n', [])
+    assert marker.exists()
+    second = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (second.exit_status, second.stdout, second.violations) == (0, '{"ok": true}\n', [])
+    assert warm_process(package.root) > 0  # served warm again, not cold from now on
+
+
 def test_a_call_made_just_after_the_warm_process_was_killed_is_answered(
     tmp_path: Path, warm: WarmRuntime
 ) -> None:
