@@ -50,10 +50,12 @@ def check(session: nox.Session) -> None:
 
 @nox.session
 def replay(session: nox.Session) -> None:
-    """Replay every scenario in scenarios/ through real processes; arguments go to `agentapps
-    replay` (for example `-- --runtime "node my-runtime.js"` to replay through another runtime)."""
+    """Replay every package's scenarios (<package>/scenarios/) through real processes; arguments go
+    to `agentapps replay` (for example `-- --runtime "node my-runtime.js"` to replay through another
+    runtime)."""
     session.install("-e", ".")
-    session.run("agentapps", "replay", "scenarios", "--jobs", "2", "--human", *session.posargs)
+    folders = [f"{package}/scenarios" for package in PACKAGES]
+    session.run("agentapps", "replay", *folders, "--jobs", "2", "--human", *session.posargs)
 
 
 @nox.session

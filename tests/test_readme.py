@@ -49,7 +49,7 @@ def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) ->
 
 def test_the_replay_failure_shown_in_the_readme_is_what_a_runtime_dropping_stdin_gets() -> None:
     (shown,) = re.findall(r"```\n(FAIL .*?)```", readme_section("Scenarios"), flags=re.DOTALL)
-    path = "scenarios/agentic-notes/add-reads-the-body-from-stdin-byte-for-byte.json"
+    path = "agentic-notes/scenarios/add-reads-the-body-from-stdin-byte-for-byte.json"
     interpreter_dir = os.path.dirname(sys.executable)
     completed = subprocess.run(
         [

@@ -321,7 +321,7 @@ def replay(
     ] = None,
     packages: Annotated[
         Path | None,
-        typer.Option(help="The folder holding the packages (default: found beside the scenarios)."),
+        typer.Option(help="The folder holding the packages (default: the package that holds the scenarios)."),
     ] = None,
     timeout: Annotated[float, timeout_option("Seconds each step may take.")] = DEFAULT_TIMEOUT,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,

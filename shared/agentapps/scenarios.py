@@ -79,12 +79,8 @@ class Scenario:
 
     @property
     def name(self) -> str:
-        return scenario_name(self.path)
-
-
-def scenario_name(path: Path) -> str:
-    """`<folder>/<file stem>`: how tests and reports name a scenario file."""
-    return f"{path.parent.name}/{path.stem}"
+        """`<package slug>/<file stem>`: how tests and reports name a scenario."""
+        return f"{self.package}/{self.path.stem}"
 
 
 @dataclass
@@ -267,17 +263,16 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
 
 def find_package(scenario: Scenario, packages: Path | None = None) -> Path:
     """The package the scenario names, by its slug: under `packages` when given (or `packages`
-    itself); otherwise the nearest folder above the scenario file that is that package (scenarios
-    kept inside a package) or holds it (`scenarios/<slug>/` beside the packages)."""
+    itself); otherwise the nearest folder above the scenario file that is that package (a
+    package keeps its scenarios inside, in `scenarios/`)."""
     slug = scenario.package
-    folders = [packages] if packages is not None else list(scenario.path.resolve().parents)
-    for folder in folders:
-        for candidate in (folder / slug, folder):
-            if (candidate / "APP.md").is_file() and _slug_of(candidate) == slug:
-                return candidate.resolve()
-    where = (
-        f"in or under {packages}" if packages is not None else "in or beside any folder above the scenario"
+    candidates = (
+        [packages / slug, packages] if packages is not None else list(scenario.path.resolve().parents)
     )
+    for candidate in candidates:
+        if (candidate / "APP.md").is_file() and _slug_of(candidate) == slug:
+            return candidate.resolve()
+    where = f"in or under {packages}" if packages is not None else "in any folder above the scenario"
     raise ScenarioError(f"{scenario.path}: no package {slug!r} found {where}.")
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from agentapps.harness import AppRunner
 from agentapps.runtime import load_entry_module
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.states import ENTITIES
 
 WRITE_OPERATION = {"agentic-to-do": "add_item", "agentic-notes": "add_note", "agentic-timer": "start_timer"}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agentapps.harness import AppRunner
 from agentapps.runtime import check_output
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 
 NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}
 

@@ -14,7 +14,7 @@ import pytest
 
 from agentapps.harness import AppRunner
 from agentapps.runtime import check_output
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment
 
 

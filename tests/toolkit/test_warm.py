@@ -27,7 +27,7 @@ from agentapps.warm import WarmRuntime, python_entry
 from .conftest import FIXTURES, SUITE, ToolkitResult
 from .test_mcp import connected
 
-SCENARIOS = SUITE / "scenarios"
+SCENARIOS = [SUITE / package / "scenarios" for package in ("agentic-to-do", "agentic-notes", "agentic-timer")]
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 
 
@@ -72,7 +72,7 @@ def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> dict[tuple[s
 def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) -> None:
     """Identity, proven: every step of every scenario, through a cold process and through a child
     of the warm one, passes and gives the same exit status, stdout and stderr."""
-    scenarios = [load_scenario(path) for path in scenario_files([SCENARIOS])]
+    scenarios = [load_scenario(path) for path in scenario_files(SCENARIOS)]
     assert len(scenarios) >= 150
     cold = replay_recorded(scenarios, builtin_runtime())
     hot = replay_recorded(scenarios, builtin_runtime(warm=warm))
@@ -86,7 +86,7 @@ def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) ->
 def test_replay_names_either_path_of_the_built_in_runtime(
     agentapps: Callable[..., ToolkitResult], runtime: str
 ) -> None:
-    path = SCENARIOS / "agentic-notes" / "add-reads-the-body-from-stdin-byte-for-byte.json"
+    path = SUITE / "agentic-notes" / "scenarios" / "add-reads-the-body-from-stdin-byte-for-byte.json"
     result = agentapps("replay", "--runtime", runtime, str(path))
     assert result.error_code is None, result.envelope
     assert [report["passed"] for report in result.envelope["items"]] == [True]
