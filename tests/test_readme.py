@@ -37,7 +37,8 @@ def readme_section(heading: str) -> str:
 
 def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) -> None:
     from agentapps.harness import in_process_runtime
-    from agentapps.scenarios import load_scenario, replay
+    from agentapps.replay import replay
+    from agentapps.scenarios import load_scenario
 
     (shown,) = re.findall(r"```json\n(.*?)```", readme_section("Scenarios"), flags=re.DOTALL)
     path = tmp_path / "agentic-to-do" / "shown.json"

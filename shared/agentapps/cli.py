@@ -12,7 +12,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
                                     a new, conformant package to start from
   sync PKG... [--approve]           refresh a package's vendored kit and schemas/
   replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
-                                    replay scenarios (scenarios.py) and say, per step, what differs
+                                    replay scenarios (replay.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
@@ -41,21 +41,13 @@ from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.text import undecodable_byte
 
 from . import human
+from .catalog import activate, catalog_entry, discover
 from .environment import check_names, package_environment
 from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
 from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
-from .runtime import (
-    DEFAULT_MAX_OUTPUT,
-    DEFAULT_TIMEOUT,
-    MAX_TIMEOUT,
-    Package,
-    RunOptions,
-    activate,
-    catalog_entry,
-    discover,
-    run_and_relay,
-)
+from .package import Package
+from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
 from .warm import WarmRuntime
 
 app = runner.new_app(
@@ -333,15 +325,9 @@ def replay(
 
     Replaying runs the packages the scenarios name, so the trust rule applies to each of them.
     """
-    from .scenarios import (
-        ScenarioError,
-        builtin_runtime,
-        command_runtime,
-        find_package,
-        load_scenario,
-        replay_all,
-        scenario_files,
-    )
+    from .replay import replay_all
+    from .runtimes import builtin_runtime, command_runtime
+    from .scenarios import ScenarioError, find_package, load_scenario, scenario_files
 
     options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
     for path in paths:

@@ -7,7 +7,7 @@ Both read the APP.md frontmatter first, parse stdout as the envelope, and fail t
 contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
 table, or an envelope that does not match the package's schemas/.
 
-`in_process_runtime` is the same in-process run as a scenario runtime (see scenarios.py), so
+`in_process_runtime` is the same in-process run as a scenario runtime (see runtimes.py), so
 scenario files replay in pytest as fast as hand-written tests, each as its own test.
 
 Installing the suite registers it as a pytest plugin (entry point `pytest11`), so its fixtures
@@ -31,8 +31,10 @@ import pytest
 
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
 
-from .environment import package_environment
-from .runtime import Invocation, Package, Problem, check_output, invoke, load_entry_module
+from .environment import package_environment, without_agentic
+from .output import Invocation, Problem, check_output
+from .package import Package, load_entry_module
+from .runtime import invoke
 
 
 class ContractViolation(AssertionError):
@@ -157,7 +159,7 @@ def _suite_violations(invocation: Invocation) -> list[Problem]:
 
 
 def in_process_runtime(root: Path, args: list[str], stdin: str, env: dict[str, str]) -> Invocation:
-    """A scenario runtime (agentapps.scenarios.Runtime) that runs the package's entry script in this
+    """A scenario runtime (agentapps.runtimes.Runtime) that runs the package's entry script in this
     process: fast, and held to the suite's own checks as well as the format's."""
     package = Package(root)
     status, stdout, stderr = _run_module(load_entry_module(package), args, stdin, env, cwd=root)
@@ -185,8 +187,7 @@ def _run_module(
 
 def _clean_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment without any AGENTIC_* setting that could leak in from the test process."""
-    source = os.environ if environ is None else environ
-    return {key: value for key, value in source.items() if not key.startswith("AGENTIC_")}
+    return without_agentic(environ)
 
 
 @contextlib.contextmanager

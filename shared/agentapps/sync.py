@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .runtime import Package, load_entry_module
+from .package import Package, load_entry_module
 
 KIT_SOURCE = Path(__file__).resolve().parent.parent / "agentic_kit"
 KIT_FOLDER = Path("app") / "agentic_kit"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from agentapps.harness import AppRunner
-from agentapps.runtime import load_entry_module
+from agentapps.package import load_entry_module
 from tests.packages import AppFacts
 from tests.states import ENTITIES
 

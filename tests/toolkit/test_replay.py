@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from agentapps import cli, human
-from agentapps.scenarios import envelope_differences, scenario_files, text
+from agentapps.differences import envelope_differences
+from agentapps.scenarios import scenario_files, text
 from agentic_kit import runner
 from tests.packages import FACTS, SCENARIO_FOLDERS
 

@@ -20,8 +20,12 @@ from pathlib import Path
 import pytest
 
 from agentapps.environment import package_environment
-from agentapps.runtime import Invocation, Package, RunTimedOut, invoke
-from agentapps.scenarios import Runtime, Scenario, builtin_runtime, load_scenario, replay, scenario_files
+from agentapps.output import Invocation
+from agentapps.package import Package
+from agentapps.replay import replay
+from agentapps.runtime import RunTimedOut, invoke
+from agentapps.runtimes import Runtime, builtin_runtime
+from agentapps.scenarios import Scenario, load_scenario, scenario_files
 from agentapps.warm import WarmRuntime, python_entry
 
 from .conftest import FIXTURES, SUITE, ToolkitResult
