@@ -1,7 +1,8 @@
 """The pytest harness: run a package the way a runtime does, with its own isolated state.
 
 Every app test goes through `AppRunner`:
-- `run(...)` runs the app in-process (fast; freezegun controls the clock),
+- `run(...)` runs the app in-process (fast; its clock is AGENTIC_NOW when set, else the wall
+  clock, which a test may move with freezegun: tests/apps/test_clock.py),
 - `run_subprocess(...)` runs `entry.command` for real through the runtime's `invoke`.
 Both read the APP.md frontmatter first, parse stdout as the envelope, and fail the test on any
 contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
