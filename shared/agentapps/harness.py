@@ -186,16 +186,11 @@ def _run_module(
     return int(status), out.getvalue(), err.getvalue()
 
 
-def _clean_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment without any AGENTIC_* setting that could leak in from the test process."""
-    return without_agentic(environ)
-
-
 @contextlib.contextmanager
 def _environment(values: Mapping[str, str]) -> Iterator[None]:
     saved = dict(os.environ)
     os.environ.clear()
-    os.environ.update(_clean_environ(saved))
+    os.environ.update(without_agentic(saved))  # no AGENTIC_* setting leaks in from the test process
     os.environ.update(values)
     try:
         yield
