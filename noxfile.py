@@ -30,8 +30,8 @@ CONTRACT_TESTS = [
     "tests/test_package_layout.py",
     *(f"{package}/tests" for package in PACKAGES),
 ]
-# The floor of `nox -s coverage`: the figure measured, rounded down (see README, "Tasks").
-COVERAGE_FLOOR = 0
+# The floor of `nox -s coverage`, just under the figure measured (83% of lines and branches).
+COVERAGE_FLOOR = 82
 
 
 def find_python(version: str) -> str | None:
