@@ -1,26 +1,113 @@
-"""Every task of the suite. `nox` runs tests, lint and typecheck; see README for the rest."""
+"""Every task of the suite. `nox` runs the whole test suite on the Python that runs nox, the
+contract and scenario tests on every other supported Python, lint, typecheck and check; see README
+for the rest."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck", "check"]
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
+nox.options.download_python = "never"  # an interpreter is found on this machine, never fetched
 
 ROOT = Path(__file__).parent
 PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
+PYTHONS = ("3.11", "3.12", "3.13")  # every Python the suite supports (requires-python >= 3.11)
+RUNNING = f"{sys.version_info.major}.{sys.version_info.minor}"
+# What every supported Python runs at least: the envelope contract, the scenarios' coverage of it,
+# each package's own tests (its scenarios replayed in-process), the kit, the layout.
+CONTRACT_TESTS = [
+    "tests/contract",
+    "tests/scenarios",
+    "tests/kit",
+    "tests/test_package_layout.py",
+    *(f"{package}/tests" for package in PACKAGES),
+]
+# The floor of `nox -s coverage`, just under the figure measured (83% of lines and branches).
+COVERAGE_FLOOR = 82
+
+
+def find_python(version: str) -> str | None:
+    """An interpreter of `version` that runs: python<version> on PATH first, then each of
+    pyenv's versions/<version>.* (pyenv's shims on PATH fail for a version not selected)."""
+    name = f"python{version}"
+    candidates = [shutil.which(name)]
+    pyenv = shutil.which("pyenv")
+    root = os.environ.get("PYENV_ROOT") or (
+        subprocess.run([pyenv, "root"], capture_output=True, text=True).stdout.strip() if pyenv else ""
+    )
+    root_path = Path(root) if root else Path.home() / ".pyenv"
+    candidates += [str(path) for path in sorted((root_path / "versions").glob(f"{version}.*/bin/{name}"))]
+    for candidate in candidates:
+        if candidate and _runs_as(candidate, version):
+            return candidate
+    return None
+
+
+def _runs_as(interpreter: str, version: str) -> bool:
+    probe = "import sys; print('%d.%d' % sys.version_info[:2])"
+    try:
+        ran = subprocess.run([interpreter, "-c", probe], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return ran.returncode == 0 and ran.stdout.strip() == version
+
+
+def _contract_session(version: str) -> Callable[[nox.Session], None]:
+    interpreter = find_python(version)
+
+    def contract(session: nox.Session) -> None:
+        if interpreter is None:
+            # Never a quiet pass: CI (CI set) fails; elsewhere the summary says what was not covered.
+            message = (
+                f"Python {version} NOT COVERED: no python{version} that runs, on PATH or under pyenv's "
+                f"versions/{version}.*; install one (for example `pyenv install {version}`)."
+            )
+            if os.environ.get("CI"):
+                session.error(message)
+            session.skip(message)
+        session.install("-e", ".[test]")
+        session.run("pytest", *(session.posargs or CONTRACT_TESTS))
+
+    contract.__doc__ = (
+        f"The contract and scenario tests on Python {version} ({interpreter or 'not found here'})."
+    )
+    return nox.session(name=f"contract-{version}", python=interpreter or False)(contract)
+
+
+OTHER_PYTHONS = [version for version in PYTHONS if version != RUNNING]
+CONTRACT_SESSIONS = [f"contract-{version}" for version in OTHER_PYTHONS]
+for _version in OTHER_PYTHONS:
+    _contract_session(_version)
+nox.options.sessions = ["tests", *CONTRACT_SESSIONS, "lint", "typecheck", "check"]
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Every test: kit, harness, contract, each app in-process and as real processes, and the
-    conformance cases through agentapps, the minimal Node.js runtime and the wrong adapters."""
+    """Every test, on the Python that runs nox: kit, harness, contract, each app in-process and as
+    real processes, each package's own tests, and the conformance cases through agentapps, the
+    minimal Node.js runtime and the wrong adapters."""
     session.install("-e", ".[test]")
     # pytest exits 5 when it collects nothing; nox fails on any non-zero status, so an empty run fails.
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def coverage(session: nox.Session) -> None:
+    """The whole suite under coverage.py, on the Python that runs nox: the toolkit's and the kit's
+    lines and branches run in the test process, held to COVERAGE_FLOOR. Not a default session: it
+    runs every test again, slower."""
+    session.install("-e", ".[test]")
+    session.run("coverage", "erase")
+    session.run("coverage", "run", "-m", "pytest", *session.posargs)
+    session.run("coverage", "report", f"--fail-under={COVERAGE_FLOOR}")
 
 
 @nox.session
@@ -33,9 +120,12 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict on the shared code and tests, then on each package's app/ on its own path."""
-    session.install("-e", ".[test,typecheck]")  # the tests' own imports need types too
-    session.run("mypy", "shared", "tests", "noxfile.py")
+    """mypy --strict on the shared code, the tests (the suite's and each package's), the benchmark
+    and this file, then on each package's app/ on its own path."""
+    session.install("-e", ".[test,typecheck]")  # the tests' and the benchmark's imports need types too
+    session.run(
+        "mypy", "shared", "tests", "bench", "noxfile.py", *(f"{package}/tests" for package in PACKAGES)
+    )
     for package in PACKAGES:
         app_dir = ROOT / package / "app"
         session.run("mypy", str(app_dir), env={"MYPYPATH": str(app_dir)})
@@ -50,10 +140,12 @@ def check(session: nox.Session) -> None:
 
 @nox.session
 def replay(session: nox.Session) -> None:
-    """Replay every scenario in scenarios/ through real processes; arguments go to `agentapps
-    replay` (for example `-- --runtime "node my-runtime.js"` to replay through another runtime)."""
+    """Replay every package's scenarios (<package>/scenarios/) through real processes; arguments go
+    to `agentapps replay` (for example `-- --runtime "node my-runtime.js"` to replay through another
+    runtime)."""
     session.install("-e", ".")
-    session.run("agentapps", "replay", "scenarios", "--jobs", "2", "--human", *session.posargs)
+    folders = [f"{package}/scenarios" for package in PACKAGES]
+    session.run("agentapps", "replay", *folders, "--jobs", "2", "--human", *session.posargs)
 
 
 @nox.session

@@ -4,32 +4,12 @@ pytest plugin, which the root pyproject registers; every app run gets its own st
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pytest
 
 from agentapps.harness import AppRunner
 
-
-@dataclass(frozen=True)
-class AppFacts:
-    """What the cross-package tests need to know of each package."""
-
-    package: str
-    state_file: str  # its name inside AGENTIC_STATE_DIR
-    state_file_env: str
-    write: tuple[str, ...]  # a command that creates the first entity
-    read: tuple[str, ...]  # a command that only reads
-    first_id: str
-
-
-APPS = [
-    AppFacts("agentic-to-do", "todos.json", "AGENTIC_TODO_STATE_FILE", ("add", "x"), ("list",), "td_0001"),
-    AppFacts("agentic-notes", "notes.json", "AGENTIC_NOTES_STATE_FILE", ("add", "x"), ("list",), "nt_0001"),
-    AppFacts(
-        "agentic-timer", "timers.json", "AGENTIC_TIMER_STATE_FILE", ("start", "x"), ("list",), "tm_0001"
-    ),
-]
+from .packages import APPS, AppFacts
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from agentapps.environment import without_agentic
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,7 +41,7 @@ def add_the_get_command(package: Path) -> None:
 
 def test_the_guide_runs_as_written(tmp_path: Path) -> None:
     env = {
-        **{key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")},
+        **without_agentic(),
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     }
     lines = [line for block in blocks("sh") for line in block.strip().splitlines()]

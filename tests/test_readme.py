@@ -37,7 +37,8 @@ def readme_section(heading: str) -> str:
 
 def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) -> None:
     from agentapps.harness import in_process_runtime
-    from agentapps.scenarios import load_scenario, replay
+    from agentapps.replay import replay
+    from agentapps.scenarios import load_scenario
 
     (shown,) = re.findall(r"```json\n(.*?)```", readme_section("Scenarios"), flags=re.DOTALL)
     path = tmp_path / "agentic-to-do" / "shown.json"
@@ -49,7 +50,7 @@ def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) ->
 
 def test_the_replay_failure_shown_in_the_readme_is_what_a_runtime_dropping_stdin_gets() -> None:
     (shown,) = re.findall(r"```\n(FAIL .*?)```", readme_section("Scenarios"), flags=re.DOTALL)
-    path = "scenarios/agentic-notes/add-reads-the-body-from-stdin-byte-for-byte.json"
+    path = "agentic-notes/scenarios/add-reads-the-body-from-stdin-byte-for-byte.json"
     interpreter_dir = os.path.dirname(sys.executable)
     completed = subprocess.run(
         [

@@ -55,7 +55,6 @@ Rules, in the order they run (warnings say so; every other finding is an error):
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -83,7 +82,10 @@ from .manifest import (
     read_frontmatter,
     skill_path,
 )
-from .runtime import Invocation, Package, RunOptions, RunTimedOut, invoke, read_json_file
+from .output import Invocation
+from .package import Package, read_json_file
+from .runtime import RunOptions, RunTimedOut, invoke
+from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
@@ -483,7 +485,7 @@ class _Probe:
     def _check_confirmation(self, command: str, description: dict[str, Any] | None) -> None:
         target = self._create_entity(description)
         args = [*command.split(" "), target or PLACEHOLDER]
-        before = _snapshot(self.package.root, self.state_dir)
+        before = folder_snapshot(self.package.root, self.state_dir, skip={"__pycache__"})
         result = self.run(args)
         if result is None:
             return
@@ -493,7 +495,7 @@ class _Probe:
             self.report.error(
                 "confirmation.refuses", f"{command} succeeded without its confirmation.", " ".join(args)
             )
-        if _snapshot(self.package.root, self.state_dir) != before:
+        if folder_snapshot(self.package.root, self.state_dir, skip={"__pycache__"}) != before:
             refused = False
             self.report.error(
                 "confirmation.refuses", f"{command} without its confirmation changed files.", " ".join(args)
@@ -553,14 +555,3 @@ def _temporary_copy(root: Path, report: Report) -> Iterator[tuple[Path, Path, Pa
         home = Path(scratch) / "home"
         home.mkdir()
         yield copy, state_dir, home
-
-
-def _snapshot(*folders: Path) -> dict[str, str]:
-    """Path → content hash of every file under the folders (lock files aside: taking a lock is
-    not a change)."""
-    hashes = {}
-    for folder in folders:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and not path.name.endswith(".lock") and "__pycache__" not in path.parts:
-                hashes[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return hashes

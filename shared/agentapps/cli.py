@@ -12,7 +12,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
                                     a new, conformant package to start from
   sync PKG... [--approve]           refresh a package's vendored kit and schemas/
   replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
-                                    replay scenarios (scenarios.py) and say, per step, what differs
+                                    replay scenarios (replay.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
@@ -41,22 +41,14 @@ from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.human import safe
 from agentic_kit.text import shortened, undecodable_byte
 
+from .catalog import activate, catalog_entry, discover
 from .environment import check_names, package_environment
 from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
 from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
+from .package import Package
 from .passthrough import Passthrough, ToolkitApp
-from .runtime import (
-    DEFAULT_MAX_OUTPUT,
-    DEFAULT_TIMEOUT,
-    MAX_TIMEOUT,
-    Package,
-    RunOptions,
-    activate,
-    catalog_entry,
-    discover,
-    run_and_relay,
-)
+from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
 from .warm import WarmRuntime
 
 PROGRAM = "agentapps"
@@ -354,7 +346,7 @@ def replay(
     ] = None,
     packages: Annotated[
         Path | None,
-        typer.Option(help="The folder holding the packages (default: found beside the scenarios)."),
+        typer.Option(help="The folder holding the packages (default: the package that holds the scenarios)."),
     ] = None,
     timeout: Annotated[float, timeout_option("Seconds each step may take.")] = DEFAULT_TIMEOUT,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
@@ -366,15 +358,9 @@ def replay(
 
     Replaying runs the packages the scenarios name, so the trust rule applies to each of them.
     """
-    from .scenarios import (
-        ScenarioError,
-        builtin_runtime,
-        command_runtime,
-        find_package,
-        load_scenario,
-        replay_all,
-        scenario_files,
-    )
+    from .replay import replay_all
+    from .runtimes import builtin_runtime, command_runtime
+    from .scenarios import ScenarioError, find_package, load_scenario, scenario_files
 
     options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
     for path in paths:

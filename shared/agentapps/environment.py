@@ -26,6 +26,14 @@ def admitted(name: str) -> bool:
     return name in ALLOWED or name.startswith((*ALLOWED_PREFIXES, AGENTIC_PREFIX))
 
 
+def without_agentic(source: Mapping[str, str] | None = None, *, also: tuple[str, ...] = ()) -> dict[str, str]:
+    """`source` (default: this process's environment) less every AGENTIC_* setting (and every
+    variable starting with a prefix in `also`): where a test's, the harness's or an adapter's run
+    starts, so no setting of the caller's, a state folder or a clock, reaches the app unasked."""
+    environ = os.environ if source is None else source
+    return {key: value for key, value in environ.items() if not key.startswith((AGENTIC_PREFIX, *also))}
+
+
 def check_names(names: Iterable[str]) -> list[str]:
     """The names given to --env, refused unless each is a variable name (no `NAME=value`)."""
     checked = []

@@ -1,13 +1,14 @@
 """The pytest harness: run a package the way a runtime does, with its own isolated state.
 
 Every app test goes through `AppRunner`:
-- `run(...)` runs the app in-process (fast; freezegun controls the clock),
+- `run(...)` runs the app in-process (fast; its clock is AGENTIC_NOW when set, else the wall
+  clock, which a test may move with freezegun: tests/apps/test_clock.py),
 - `run_subprocess(...)` runs `entry.command` for real through the runtime's `invoke`.
 Both read the APP.md frontmatter first, parse stdout as the envelope, and fail the test on any
 contract violation: not one JSON document, exit status disagreeing with `ok` or with the code
 table, or an envelope that does not match the package's schemas/.
 
-`in_process_runtime` is the same in-process run as a scenario runtime (see scenarios.py), so
+`in_process_runtime` is the same in-process run as a scenario runtime (see runtimes.py), so
 scenario files replay in pytest as fast as hand-written tests, each as its own test.
 
 Installing the suite registers it as a pytest plugin (entry point `pytest11`), so its fixtures
@@ -32,8 +33,10 @@ from agentic_kit import runner
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
 from agentic_kit.runner import AgenticApp
 
-from .environment import package_environment
-from .runtime import Invocation, Package, Problem, check_output, invoke
+from .environment import package_environment, without_agentic
+from .output import Invocation, Problem, check_output
+from .package import Package
+from .runtime import invoke
 from .sync import package_app
 
 
@@ -159,7 +162,7 @@ def _suite_violations(invocation: Invocation) -> list[Problem]:
 
 
 def in_process_runtime(root: Path, args: list[str], stdin: str, env: dict[str, str]) -> Invocation:
-    """A scenario runtime (agentapps.scenarios.Runtime) that runs the package's entry script in this
+    """A scenario runtime (agentapps.runtimes.Runtime) that runs the package's entry script in this
     process: fast, and held to the suite's own checks as well as the format's."""
     package = Package(root)
     status, stdout, stderr = _run_app(package_app(root), args, stdin, env, cwd=root)
@@ -185,17 +188,11 @@ def _run_app(
     return int(status), out.getvalue(), err.getvalue()
 
 
-def _clean_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment without any AGENTIC_* setting that could leak in from the test process."""
-    source = os.environ if environ is None else environ
-    return {key: value for key, value in source.items() if not key.startswith("AGENTIC_")}
-
-
 @contextlib.contextmanager
 def _environment(values: Mapping[str, str]) -> Iterator[None]:
     saved = dict(os.environ)
     os.environ.clear()
-    os.environ.update(_clean_environ(saved))
+    os.environ.update(without_agentic(saved))  # no AGENTIC_* setting leaks in from the test process
     os.environ.update(values)
     try:
         yield

@@ -49,11 +49,13 @@ from agentic_kit.envelope import Envelope, error_envelope, to_json
 from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
+from .catalog import discover
 from .environment import package_environment
 from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
-from .runtime import Package, RunOptions, RunTimedOut, discover, invoke, run_and_relay
+from .package import Package
+from .runtime import RunOptions, RunTimedOut, invoke, run_and_relay
 from .warm import WarmRuntime
 
 URI_SCHEME = "agentapp"

@@ -1,47 +1,25 @@
-"""Scenarios: a package's behaviour as data, replayed through any runtime.
+"""Scenarios: a package's behaviour as data, and how a scenario file is read.
 
 A scenario (one JSON file, format in scenario.schema.json) names a package and lists steps:
 arguments, optional stdin, clock (`now`), environment and lock files held by "another writer",
-and the exit status and envelope each step must give, exactly or as a subset. `replay` runs
-the steps in order from a fresh state folder and reports, per step, every difference from what
-was expected:
-- the exit status and the envelope (by JSON path: `item.body: expected "a", got "b"`),
-- contract violations in the output (not one JSON document, `ok` against the exit status,
-  an envelope that does not match the package's schemas/),
-- a failing step that changed the state folder (a failure must change nothing).
-
-A runtime is anything that runs a package's command line: the built-in one (`invoke`, cold or
-warm), an external command (`command_runtime`: `CMD PACKAGE_PATH ARG...`), or the harness's in-process one.
+and the exit status and envelope each step must give, exactly or as a subset. `load_scenario`
+checks a file whole before anything runs; `find_package` finds the package it names. Replaying
+one is replay.py's, through a runtime of runtimes.py.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import shlex
-import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .environment import admitted, package_environment
+from .environment import admitted
 from .manifest import ManifestError, load_app_manifest
-from .process import TimedOut, run_bounded
-from .runtime import (
-    MAX_NESTING,
-    NOT_JSON,
-    Invocation,
-    Package,
-    RunOptions,
-    RunTimedOut,
-    finished_invocation,
-    invoke,
-    nesting,
-)
-from .warm import WarmRuntime
+from .output import MAX_NESTING, nesting
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
@@ -55,9 +33,6 @@ MAX_SCENARIO_BYTES = 16 * 1024 * 1024
 MAX_SCENARIO_NESTING = MAX_NESTING + 10
 # A scenario's env never moves the state out of its own folder, nor sets the clock (`now` does).
 STATE_FILE_ENV = re.compile(r"AGENTIC_.*_STATE_FILE")
-
-# (package root, args, stdin, environment overrides) -> what came back.
-Runtime = Callable[[Path, list[str], str, dict[str, str]], Invocation]
 
 
 class ScenarioError(ValueError):
@@ -79,67 +54,8 @@ class Scenario:
 
     @property
     def name(self) -> str:
-        return scenario_name(self.path)
-
-
-def scenario_name(path: Path) -> str:
-    """`<folder>/<file stem>`: how tests and reports name a scenario file."""
-    return f"{path.parent.name}/{path.stem}"
-
-
-@dataclass
-class StepReport:
-    step: int  # 1-based
-    args: list[str]
-    differences: list[str]
-    exit_status: int | None = None
-    stdout: str = ""
-    stderr: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "args": [_shorten(arg) for arg in self.args],
-            "differences": self.differences,
-            "exitStatus": self.exit_status,
-            "stdout": _shorten(self.stdout, 2000),
-            "stderr": _shorten(self.stderr, 2000),
-        }
-
-
-@dataclass
-class ScenarioReport:
-    path: Path
-    package: str
-    steps: int
-    failure: StepReport | None = None
-    problem: str | None = None  # the scenario could not be replayed at all
-    passed_steps: int = 0
-
-    @property
-    def passed(self) -> bool:
-        return self.failure is None and self.problem is None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "path": str(self.path),
-            "package": self.package,
-            "passed": self.passed,
-            "steps": self.steps,
-            "passedSteps": self.passed_steps,
-            "problem": self.problem,
-            "failure": None if self.failure is None else self.failure.as_dict(),
-        }
-
-    def summary(self) -> str:
-        """One readable paragraph: what failed, where, and why."""
-        if self.problem is not None:
-            return f"{self.path}: {self.problem}"
-        if self.failure is None:
-            return f"{self.path}: passed ({self.steps} steps)"
-        lines = [f"{self.path}, step {self.failure.step} of {self.steps}: {shlex.join(self.failure.args)}"]
-        lines += [f"  {difference}" for difference in self.failure.differences]
-        return "\n".join(_shorten(line, 400) for line in lines)
+        """`<package slug>/<file stem>`: how tests and reports name a scenario."""
+        return f"{self.package}/{self.path.stem}"
 
 
 # Loading.
@@ -267,17 +183,16 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
 
 def find_package(scenario: Scenario, packages: Path | None = None) -> Path:
     """The package the scenario names, by its slug: under `packages` when given (or `packages`
-    itself); otherwise the nearest folder above the scenario file that is that package (scenarios
-    kept inside a package) or holds it (`scenarios/<slug>/` beside the packages)."""
+    itself); otherwise the nearest folder above the scenario file that is that package (a
+    package keeps its scenarios inside, in `scenarios/`)."""
     slug = scenario.package
-    folders = [packages] if packages is not None else list(scenario.path.resolve().parents)
-    for folder in folders:
-        for candidate in (folder / slug, folder):
-            if (candidate / "APP.md").is_file() and _slug_of(candidate) == slug:
-                return candidate.resolve()
-    where = (
-        f"in or under {packages}" if packages is not None else "in or beside any folder above the scenario"
+    candidates = (
+        [packages / slug, packages] if packages is not None else list(scenario.path.resolve().parents)
     )
+    for candidate in candidates:
+        if (candidate / "APP.md").is_file() and _slug_of(candidate) == slug:
+            return candidate.resolve()
+    where = f"in or under {packages}" if packages is not None else "in any folder above the scenario"
     raise ScenarioError(f"{scenario.path}: no package {slug!r} found {where}.")
 
 
@@ -307,208 +222,4 @@ def text(value: str | list[Any]) -> str:
 # Runtimes.
 
 
-def builtin_runtime(options: RunOptions | None = None, warm: WarmRuntime | None = None) -> Runtime:
-    """The reference runtime (runtime.invoke): entry.command from the package root; with `warm`, a
-    Python package runs in a child of its warm process (warm.py), with the same result."""
-    chosen = options or RunOptions()
-
-    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-        return invoke(
-            Package(root),
-            args,
-            env=_environment(overrides, chosen),
-            stdin=stdin,
-            timeout=chosen.timeout,
-            max_output=chosen.max_output,
-            warm=warm,
-        )
-
-    return run
-
-
-def command_runtime(command: str, options: RunOptions | None = None) -> Runtime:
-    """Another runtime, as a command line: `COMMAND PACKAGE_PATH ARG...`, given the step's stdin
-    and environment, bounded like a package run; it must relay the app's stdout and exit status."""
-    prefix = shlex.split(command)
-    chosen = options or RunOptions()
-
-    def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-        try:
-            finished = run_bounded(
-                [*prefix, str(root), *args],
-                cwd=Path.cwd(),
-                env=_environment(overrides, chosen),
-                stdin=stdin.encode(),
-                timeout=chosen.timeout,
-                max_output=chosen.max_output,
-            )
-        except TimedOut:
-            raise RunTimedOut(f"{shlex.join(prefix)} ran past {chosen.timeout:g} s") from None
-        return finished_invocation(Package(root), args, finished, chosen.max_output)
-
-    return run
-
-
-def _environment(overrides: Mapping[str, str], options: RunOptions) -> dict[str, str]:
-    """The allow-listed environment without this process's own AGENTIC_* settings, the variables
-    named with --env, then the scenario's and the step's (which load_scenario has held to the
-    allow-list; held again here, for a scenario built in code)."""
-    admitted_overrides = {name: value for name, value in overrides.items() if admitted(name)}
-    return package_environment(options.env_names, overrides=admitted_overrides, inherit_agentic=False)
-
-
 # Replay.
-
-
-def replay(scenario: Scenario, runtime: Runtime, *, packages: Path | None = None) -> ScenarioReport:
-    """Run every step from a fresh state folder; stop at the first step that differs."""
-    report = ScenarioReport(scenario.path, scenario.package, len(scenario.steps))
-    try:
-        root = find_package(scenario, packages)
-    except ScenarioError as error:
-        report.problem = str(error)
-        return report
-    with tempfile.TemporaryDirectory(prefix="agentapps-scenario-") as temp:
-        state_dir = Path(temp) / "state"
-        state_dir.mkdir()
-        for name in scenario.data.get("folders", []):
-            (state_dir / name).mkdir(exist_ok=True)
-        for name, content in scenario.data.get("files", {}).items():
-            (state_dir / name).write_bytes(text(content).encode("utf-8"))
-        for number, step in enumerate(scenario.steps, start=1):
-            failure = replay_step(scenario, step, number, root, state_dir, runtime)
-            if failure is not None:
-                report.failure = failure
-                return report
-            report.passed_steps = number
-    return report
-
-
-def replay_step(
-    scenario: Scenario, step: dict[str, Any], number: int, root: Path, state_dir: Path, runtime: Runtime
-) -> StepReport | None:
-    """One step: run it and compare. None when it gave what was expected."""
-    args = [text(arg) for arg in step["args"]]
-    overrides = {**scenario.data.get("env", {}), **step.get("env", {}), STATE_DIR_ENV: str(state_dir)}
-    now = step.get("now", scenario.data.get("now"))
-    if now is not None:
-        overrides[NOW_ENV] = now
-    expect = step["expect"]
-    before = _snapshot(state_dir) if expect["exit"] != 0 else None
-    try:
-        with _held_locks([state_dir / name for name in step.get("locked", [])]):
-            invocation = runtime(root, args, text(step.get("stdin", "")), overrides)
-    except (RunTimedOut, OSError) as error:
-        return StepReport(number, args, [f"the runtime failed: {error}"])
-    differences = [f"contract: {violation}" for violation in invocation.violations]
-    if invocation.exit_status != expect["exit"]:
-        differences.append(f"exit status: expected {expect['exit']}, got {invocation.exit_status}")
-    if invocation.document is NOT_JSON:
-        if not invocation.violations:  # a failure may print text; the scenario expects an envelope
-            differences.append(f"envelope: expected a JSON document, got {_show(invocation.stdout)}")
-    else:
-        differences += envelope_differences(
-            expect["envelope"], invocation.document, expect["match"] == "subset"
-        )
-    if before is not None and _snapshot(state_dir) != before:
-        differences.append("state: a failing step changed the state folder; a failure must change nothing")
-    if not differences:
-        return None
-    return StepReport(number, args, differences, invocation.exit_status, invocation.stdout, invocation.stderr)
-
-
-@contextlib.contextmanager
-def _held_locks(paths: list[Path]) -> Iterator[None]:
-    """Hold an exclusive flock on each file while the step runs, as another writer would. flock
-    locks belong to the open file, so the app conflicts with them even in this process."""
-    import fcntl
-
-    with contextlib.ExitStack() as stack:
-        for path in paths:
-            handle = stack.enter_context(path.open("a"))
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            stack.callback(fcntl.flock, handle, fcntl.LOCK_UN)
-        yield
-
-
-def _snapshot(state_dir: Path) -> dict[str, bytes]:
-    """Every file in the state folder and its bytes. Lock files are left out: taking the lock is
-    not a change of state."""
-    return {
-        str(path.relative_to(state_dir)): path.read_bytes()
-        for path in sorted(state_dir.rglob("*"))
-        if path.is_file() and not path.name.endswith(".lock")
-    }
-
-
-def envelope_differences(expected: Any, actual: Any, subset: bool, where: str = "envelope") -> list[str]:
-    """Every place `actual` differs from `expected`, by JSON path. In a subset match objects may
-    hold more keys; arrays always have the same length. `true` never equals `1`."""
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return [f"{where}: expected an object, got {_show(actual)}"]
-        differences = []
-        for key, value in expected.items():
-            if key not in actual:
-                differences.append(f"{where}.{key}: missing (expected {_show(value)})")
-            else:
-                differences += envelope_differences(value, actual[key], subset, f"{where}.{key}")
-        if not subset:
-            differences += [
-                f"{where}.{key}: not expected, got {_show(actual[key])}"
-                for key in actual
-                if key not in expected
-            ]
-        return differences
-    if isinstance(expected, list):
-        if not isinstance(actual, list):
-            return [f"{where}: expected an array, got {_show(actual)}"]
-        if len(expected) != len(actual):
-            count = f"{len(expected)} element" + ("" if len(expected) == 1 else "s")
-            return [f"{where}: expected {count}, got {len(actual)}: {_show(actual)}"]
-        differences = []
-        for index, (wanted, got) in enumerate(zip(expected, actual, strict=True)):
-            differences += envelope_differences(wanted, got, subset, f"{where}[{index}]")
-        return differences
-    if type(expected) is not type(actual) and not (_is_number(expected) and _is_number(actual)):
-        return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-    if expected != actual:
-        return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-    return []
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _show(value: object) -> str:
-    return _shorten(json.dumps(value, ensure_ascii=False), 200)
-
-
-def _shorten(value: str, limit: int = 200) -> str:
-    return value if len(value) <= limit else f"{value[: limit - 20]}… ({len(value)} characters)"
-
-
-@dataclass
-class ReplayRun:
-    """Several scenarios replayed: their reports, in order."""
-
-    reports: list[ScenarioReport] = field(default_factory=list)
-
-    @property
-    def failed(self) -> list[ScenarioReport]:
-        return [report for report in self.reports if not report.passed]
-
-
-def replay_all(
-    scenarios: Sequence[Scenario], runtime: Runtime, *, packages: Path | None = None, jobs: int = 1
-) -> ReplayRun:
-    """Replay each scenario (each from its own state folder, so they may run side by side)."""
-    if jobs <= 1:
-        return ReplayRun([replay(scenario, runtime, packages=packages) for scenario in scenarios])
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return ReplayRun(
-            list(pool.map(lambda scenario: replay(scenario, runtime, packages=packages), scenarios))
-        )

@@ -31,7 +31,7 @@ from typer.main import get_command
 import agentic_kit
 from agentic_kit.runner import AgenticApp
 
-from .runtime import Package, load_entry_module
+from .package import Package, load_entry_module
 
 KIT_SOURCE = Path(__file__).resolve().parent.parent / "agentic_kit"
 KIT_FOLDER = Path("app") / "agentic_kit"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 
 
 @pytest.mark.parametrize("where", ["app", "command"])

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.states import encode, example
 
 NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}

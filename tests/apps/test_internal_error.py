@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from agentapps.harness import AppRunner
-from agentapps.runtime import load_entry_module
-from tests.conftest import AppFacts
+from agentapps.package import load_entry_module
+from tests.packages import AppFacts
 from tests.states import ENTITIES
 
 WRITE_OPERATION = {"agentic-to-do": "add_item", "agentic-notes": "add_note", "agentic-timer": "start_timer"}

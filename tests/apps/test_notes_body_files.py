@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner
+from tests.packages import FACTS
 from tests.reliability.conftest import child_environment
+
+NOTES = FACTS["agentic-notes"]
 
 BODIES = [
     "line 1\nline 2\n",
@@ -49,7 +52,7 @@ def test_a_file_that_is_not_text_is_refused(
     notes: AppRunner, tmp_path: Path, content: bytes, problem: str, command: str
 ) -> None:
     assert notes.run("add", "first", "--body", "body").ok
-    before = notes.state_file("notes.json").read_bytes()
+    before = notes.state_file(NOTES.state_file).read_bytes()
     source = tmp_path / "data.bin"
     source.write_bytes(content)
     args = (
@@ -60,7 +63,7 @@ def test_a_file_that_is_not_text_is_refused(
     result = notes.run(*args)
     assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
     assert problem in result.envelope["error"]["message"]
-    assert notes.state_file("notes.json").read_bytes() == before
+    assert notes.state_file(NOTES.state_file).read_bytes() == before
 
 
 def test_a_huge_body_lists_in_a_few_hundred_bytes(notes: AppRunner) -> None:
@@ -81,7 +84,7 @@ def test_a_stdin_that_cannot_be_read_is_a_validation_error(
     notes: AppRunner, tmp_path: Path, stdin: str, command: str
 ) -> None:
     assert notes.run("add", "first", "--body", "body").ok
-    before = notes.state_file("notes.json").read_bytes()
+    before = notes.state_file(NOTES.state_file).read_bytes()
     args = ["add", "x", "--body-file", "-"] if command == "add" else ["append", "nt_0001", "--text-file", "-"]
     script, reason = UNREADABLE_STDINS[stdin]
     completed = subprocess.run(
@@ -97,4 +100,4 @@ def test_a_stdin_that_cannot_be_read_is_a_validation_error(
     error = json.loads(completed.stdout)["error"]
     assert error["code"] == "VALIDATION_ERROR"
     assert error["message"] == f"{args[-2]} -: stdin cannot be read: {reason}."
-    assert notes.state_file("notes.json").read_bytes() == before
+    assert notes.state_file(NOTES.state_file).read_bytes() == before

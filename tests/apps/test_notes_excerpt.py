@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentapps.runtime import Package, load_entry_module
+from agentapps.package import Package, load_entry_module
 
 load_entry_module(Package(Path(__file__).resolve().parents[2] / "agentic-notes"))
 search = sys.modules["notes.search"]

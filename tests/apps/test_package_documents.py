@@ -15,7 +15,7 @@ from agentapps.harness import AppRunner
 from agentapps.manifest import load_app_manifest, load_skill_manifest, read_body, skill_path
 from agentapps.sync import stale_files
 from agentic_kit.errors import EXIT_STATUS
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
 KIT_VARIABLES = {"AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW"}

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from agentapps.harness import AppRunner
-from agentapps.runtime import check_output
-from tests.conftest import AppFacts
+from agentapps.output import check_output
+from tests.packages import AppFacts
 
 NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}
 

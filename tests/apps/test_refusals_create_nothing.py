@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 
 BAD_ARGUMENTS = {
     "agentic-to-do": [["add", ""], ["add", "x", "--due-at", "soon"], ["update", "td_0001"], ["get", "td_1"]],

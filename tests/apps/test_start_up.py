@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import APPS, AppFacts
+from tests.packages import APPS, AppFacts
 
 PROBE = """
 import json, runpy, sys

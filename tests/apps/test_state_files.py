@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment
 
 CORRUPT_STATES: dict[str, bytes] = {

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import APPS
+from tests.packages import APPS
 from tests.states import BREAKS, encode, example
 
 STATE_FILE = {facts.package: facts.state_file for facts in APPS}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 
 NOT_UTF8 = os.fsdecode(b"a\xffb")  # how Python hands such an argument or path to the app
 

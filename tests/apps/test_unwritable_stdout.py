@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment
 
 # How each case hands the app its stdout: /dev/full fails every write with ENOSPC; `exec >&-`

@@ -6,16 +6,13 @@ Changing anything asserted here is a breaking change of every package in the sui
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agentapps.harness import AppRunner
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
-
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
+from tests.packages import PACKAGES, SUITE
 
 STABLE_EXIT_STATUS = {
     "INTERNAL_ERROR": 1,
@@ -71,7 +68,7 @@ def test_error_envelope_keys_in_order(todo: AppRunner, args: list[str], error_ke
 
 
 def schema(package: str, name: str) -> dict[str, Any]:
-    return json.loads((ROOT / package / "schemas" / name).read_text())  # type: ignore[no-any-return]
+    return json.loads((SUITE / package / "schemas" / name).read_text())  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

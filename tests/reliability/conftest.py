@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from agentapps.environment import without_agentic
+
 HERE = Path(__file__).resolve().parent
 
 
 def child_environment(state_dir: Path, **extra: str) -> dict[str, str]:
-    environ = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
-    return {**environ, "AGENTIC_STATE_DIR": str(state_dir), **extra}
+    return {**without_agentic(), "AGENTIC_STATE_DIR": str(state_dir), **extra}
 
 
 def start_writer(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import (
     HERE,
     acknowledged,

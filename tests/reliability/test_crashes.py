@@ -7,7 +7,7 @@ import random
 import time
 
 from agentapps.harness import AppRunner
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import acknowledged, child_environment, start_writer, stored_entities
 
 KILLS = 25

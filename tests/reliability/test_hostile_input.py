@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from agentapps.harness import AppRunner, Result
 from agentic_kit.text import LAYOUT_CONTROLS
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.states import BREAKS, ENTITIES, encode, valid_states
 
 ESCAPES = ["\x1b[2J", "\x1b]0;title\x07", "\x9b31m", "\x1b[31mred\x1b[0m", "\r", "\x08", "\x00", "\x7f"]

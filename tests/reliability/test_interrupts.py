@@ -31,7 +31,7 @@ import pytest
 
 from agentapps.harness import AppRunner
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
-from tests.conftest import AppFacts
+from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment, stored_entities
 from tests.states import ENTITIES, encode, example
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner
-from agentapps.runtime import check_output
-from tests.conftest import AppFacts
+from agentapps.output import check_output
+from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment
 
 

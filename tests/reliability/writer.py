@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentapps.runtime import Package, load_entry_module
+from agentapps.package import Package, load_entry_module
 
 # Per app: how to create an entity, and the writes that can follow on one of its entities.
 CREATE: dict[str, Callable[[int], list[str]]] = {

@@ -1,15 +1,13 @@
-"""The scenario files under scenarios/, loaded once for every test here."""
+"""The scenario files of every package (each in its own scenarios/), loaded once for every test here."""
 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 from agentapps.scenarios import Scenario, load_scenario, scenario_files
+from tests.packages import SCENARIO_FOLDERS
 
-SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
-FILES = scenario_files([SCENARIOS])
-PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
+FILES = scenario_files(SCENARIO_FOLDERS)
 
 
 @cache

@@ -1,5 +1,7 @@
 """The scenarios cover each app's whole contract: every command, every option, every error code
-the app can give. One code cannot be written as data, and is covered in Python instead."""
+the app can give. One code cannot be written as data, and is covered in Python instead. Each
+package replays its own scenarios in-process (its tests/), and `nox -s replay` through real
+processes."""
 
 from __future__ import annotations
 
@@ -12,10 +14,10 @@ import pytest
 from agentapps.manifest import load_app_manifest
 from agentapps.scenarios import Scenario, text
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
+from tests.packages import PACKAGES, SUITE
 
-from .conftest import PACKAGES, SCENARIOS, loaded
+from .conftest import FILES, loaded
 
-SUITE = SCENARIOS.parent
 # No input produces a bug: its test plants one.
 NOT_DATA = {
     "INTERNAL_ERROR": "tests/apps/test_internal_error.py"
@@ -48,6 +50,12 @@ def described_options(package: str) -> dict[str, set[str]]:
         command["name"]: {option["name"] for option in command["options"]}
         for command in invocation.envelope["item"]["commands"]
     }
+
+
+def test_every_package_has_its_scenarios() -> None:
+    """A guard: an empty or misplaced folder must fail here, not leave nothing to cover."""
+    for package in PACKAGES:
+        assert len([path for path in FILES if path.parents[1].name == package]) >= 20, package
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -99,7 +107,7 @@ def test_every_expected_error_exits_with_its_code_from_the_table() -> None:
 
 def test_scenario_files_are_named_for_their_behaviour_in_their_package_folder() -> None:
     for scenario in loaded():
-        assert scenario.path.parent.name == scenario.package, scenario.path
+        assert scenario.path.parent == SUITE / scenario.package / "scenarios", scenario.path
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", scenario.path.stem), scenario.path
 
 

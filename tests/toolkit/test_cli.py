@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.packages import FACTS, PACKAGES
 from tests.toolkit.conftest import FIXTURES, SUITE, ToolkitResult
 
-PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 CATALOG_KEYS = [
     "source", "trust", "status", "problem", "slug", "name", "description", "version", "kind", "scheduling",
     "commands", "confirmationRequired", "tags",
@@ -185,7 +185,7 @@ def test_numbers_and_names_are_checked_before_anything_runs(
     agentapps: Callable[..., ToolkitResult], tmp_path: Path, command: str, option: list[str]
 ) -> None:
     package = SUITE / "agentic-to-do"
-    target = {"replay": str(SUITE / "scenarios" / "agentic-to-do" / "get-returns-one-item.json")}.get(
+    target = {"replay": str(FACTS["agentic-to-do"].scenarios / "get-returns-one-item.json")}.get(
         command, str(package)
     )
     tail = ["--", "add", "must not be written"] if command == "run" else []

@@ -11,6 +11,7 @@ import pytest
 from mcp import ClientSession
 
 from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
+from tests.packages import PACKAGES
 from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
 from tests.toolkit.test_mcp import run as run_mcp
@@ -75,7 +76,7 @@ def test_a_number_past_the_largest_double_is_a_violation_never_relayed(
 def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_path: Path) -> None:
     """mcp sends each option as one word, `--name=value`: a value of `--human`, `--` or `-x` is
     never read as an option, by the runtime's gate or by the app."""
-    roots = [str(SUITE / name) for name in ("agentic-to-do", "agentic-notes", "agentic-timer")]
+    roots = [str(SUITE / name) for name in PACKAGES]
 
     async def scenario(session: ClientSession) -> None:
         for value in ("--human", "--", "-x", "--confirm", "a=b"):

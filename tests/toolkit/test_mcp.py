@@ -24,9 +24,9 @@ from agentapps.manifest import load_app_manifest
 from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT, load_commands
 from agentapps.runtime import RunOptions
 from agentapps.warm import WarmRuntime
+from tests.packages import PACKAGES
 from tests.toolkit.conftest import FIXTURES, SUITE
 
-PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 WRITES: dict[str, tuple[str, dict[str, Any]]] = {
     "agentic-to-do": ("add", {"title": "From MCP", "due_at": "2026-05-01"}),
     "agentic-notes": ("add", {"title": "From MCP", "body": "line 1\nline 2", "tag": ["mcp"]}),

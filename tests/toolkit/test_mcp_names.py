@@ -13,9 +13,10 @@ from typing import Any
 from mcp import ClientSession
 from pydantic import AnyUrl, TypeAdapter
 
+from agentapps.catalog import discover
 from agentapps.manifest import ManifestError, load_app_manifest
 from agentapps.mcp_server import tool_names
-from agentapps.runtime import Package, discover
+from agentapps.package import Package
 from tests.toolkit.conftest import FIXTURES, SUITE
 from tests.toolkit.test_mcp import run
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from agentapps.environment import without_agentic
 from agentapps.manifest import load_app_manifest, load_skill_manifest, skill_path
 from tests.toolkit.conftest import FIXTURES, ToolkitResult
 
@@ -33,7 +33,7 @@ def test_a_new_package_passes_check_and_its_own_test(
     checked = agentapps("check", str(package), "--approve")  # a new folder is not trusted yet
     assert checked.exit_status == 0
     assert [(report["errors"], report["warnings"]) for report in checked.envelope["items"]] == [(0, 0)]
-    env = {key: value for key, value in os.environ.items() if not key.startswith("AGENTIC_")}
+    env = without_agentic()
     tested = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package / "tests")],
         cwd=tmp_path,

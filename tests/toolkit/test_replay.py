@@ -15,23 +15,27 @@ from typing import Any
 import pytest
 
 from agentapps import cli, human
-from agentapps.scenarios import envelope_differences, text
+from agentapps.differences import envelope_differences
+from agentapps.scenarios import scenario_files, text
 from agentic_kit import runner
+from tests.packages import FACTS, SCENARIO_FOLDERS
 
 from .conftest import SUITE, ToolkitResult
 
-SCENARIOS = SUITE / "scenarios"
+TODO, NOTES, TIMER = (
+    FACTS[package].scenarios for package in ("agentic-to-do", "agentic-notes", "agentic-timer")
+)
 RUNTIMES = SUITE / "tests" / "runtimes"
-STDIN_SCENARIO = SCENARIOS / "agentic-notes" / "add-reads-the-body-from-stdin-byte-for-byte.json"
+STDIN_SCENARIO = NOTES / "add-reads-the-body-from-stdin-byte-for-byte.json"
 # Scenarios that lean on each part of what a runtime must pass on: stdin, the clock, extra
 # environment, the working directory, files in the state folder, a lock held, exit statuses.
 TOUCHSTONES = [
     STDIN_SCENARIO,
-    SCENARIOS / "agentic-notes" / "a-write-waits-for-a-held-lock-then-is-state-locked.json",
-    SCENARIOS / "agentic-timer" / "a-countdown-fires-at-its-moved-due-time-and-stop-acknowledges-it.json",
-    SCENARIOS / "agentic-to-do" / "a-state-file-that-is-a-folder-is-state-io-error.json",
-    SCENARIOS / "agentic-to-do" / "ids-grow-past-four-digits.json",
-    SCENARIOS / "agentic-to-do" / "remove-without-confirm-is-refused-and-removes-nothing.json",
+    NOTES / "a-write-waits-for-a-held-lock-then-is-state-locked.json",
+    TIMER / "a-countdown-fires-at-its-moved-due-time-and-stop-acknowledges-it.json",
+    TODO / "a-state-file-that-is-a-folder-is-state-io-error.json",
+    TODO / "ids-grow-past-four-digits.json",
+    TODO / "remove-without-confirm-is-refused-and-removes-nothing.json",
 ]
 
 
@@ -57,8 +61,8 @@ def expect(exit: int, envelope: dict[str, Any], match: str = "subset") -> dict[s
 def test_every_scenario_passes_through_the_built_in_runtime_in_real_processes(
     agentapps: Callable[..., ToolkitResult],
 ) -> None:
-    files = sorted(SCENARIOS.rglob("*.json"))
-    result = agentapps("replay", str(SCENARIOS), "--jobs", "2")
+    files = scenario_files(SCENARIO_FOLDERS)
+    result = agentapps("replay", *map(str, SCENARIO_FOLDERS), "--jobs", "2")
     assert result.error_code is None, result.envelope["error"]["message"]
     assert result.envelope["count"] == len(files) >= 150
     assert all(
@@ -97,7 +101,7 @@ def test_a_runtime_that_drops_stdin_fails_with_the_difference(
 def test_a_runtime_that_swallows_the_exit_status_fails_on_every_error_step(
     agentapps: Callable[..., ToolkitResult],
 ) -> None:
-    path = SCENARIOS / "agentic-to-do" / "get-of-an-unknown-id-is-not-found.json"
+    path = TODO / "get-of-an-unknown-id-is-not-found.json"
     result = agentapps("replay", "--runtime", f"sh {RUNTIMES / 'swallows-exit-status.sh'}", str(path))
     failure = result.envelope["error"]["details"]["items"][0]["failure"]
     assert failure["step"] == 3
@@ -110,7 +114,7 @@ def test_a_runtime_that_swallows_the_exit_status_fails_on_every_error_step(
 def test_a_runtime_that_prints_its_own_line_breaks_the_contract(
     agentapps: Callable[..., ToolkitResult],
 ) -> None:
-    path = SCENARIOS / "agentic-to-do" / "get-returns-one-item.json"
+    path = TODO / "get-returns-one-item.json"
     result = agentapps("replay", "--runtime", f"sh {RUNTIMES / 'prints-a-banner.sh'}", str(path))
     (difference,) = result.envelope["error"]["details"]["items"][0]["failure"]["differences"]
     assert difference.startswith("contract: stdout is not exactly one JSON document")
@@ -232,7 +236,7 @@ def test_missing_paths_and_packages_are_reported(
     result = agentapps("replay", str(path))
     assert result.error_code == "SCENARIO_FAILED"
     assert result.envelope["error"]["details"]["items"][0]["problem"] == (
-        f"{path}: no package 'agentic-to-do' found in or beside any folder above the scenario."
+        f"{path}: no package 'agentic-to-do' found in any folder above the scenario."
     )
 
 

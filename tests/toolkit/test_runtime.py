@@ -13,7 +13,8 @@ import pytest
 
 from agentapps.errors import ToolkitError
 from agentapps.harness import AppRunner, ContractViolation
-from agentapps.runtime import Package, invoke, relay
+from agentapps.package import Package
+from agentapps.runtime import invoke, relay
 
 AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))  # the console script beside this Python
 APP_MD = """---
@@ -359,7 +360,7 @@ def test_every_item_of_a_long_list_is_held_to_the_package_schema(
     both must give jsonschema's own verdict, on the patterns and bounds the suite's schemas use."""
     from jsonschema import Draft202012Validator
 
-    from agentapps.runtime import check_output
+    from agentapps.output import check_output
 
     document = todo_list(changed)
     schema = json.loads((TODO_PACKAGE.root / "schemas" / "success-envelope.schema.json").read_text())

@@ -22,14 +22,18 @@ import pytest
 
 from agentapps.environment import package_environment
 from agentapps.errors import ToolkitError
-from agentapps.runtime import Invocation, Package, RunTimedOut, invoke, run_and_relay
-from agentapps.scenarios import Runtime, Scenario, builtin_runtime, load_scenario, replay, scenario_files
+from agentapps.output import Invocation
+from agentapps.package import Package
+from agentapps.replay import replay
+from agentapps.runtime import RunTimedOut, invoke, run_and_relay
+from agentapps.runtimes import Runtime, builtin_runtime
+from agentapps.scenarios import Scenario, load_scenario, scenario_files
 from agentapps.warm import SERVER_SCRIPT, WarmRuntime, python_entry
 
 from .conftest import FIXTURES, SUITE, ToolkitResult
 from .test_mcp import connected
 
-SCENARIOS = SUITE / "scenarios"
+SCENARIOS = [SUITE / package / "scenarios" for package in ("agentic-to-do", "agentic-notes", "agentic-timer")]
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
 T = TypeVar("T")
 
@@ -75,7 +79,7 @@ def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> dict[tuple[s
 def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) -> None:
     """Identity, proven: every step of every scenario, through a cold process and through a child
     of the warm one, passes and gives the same exit status, stdout and stderr."""
-    scenarios = [load_scenario(path) for path in scenario_files([SCENARIOS])]
+    scenarios = [load_scenario(path) for path in scenario_files(SCENARIOS)]
     assert len(scenarios) >= 150
     cold = replay_recorded(scenarios, builtin_runtime())
     hot = replay_recorded(scenarios, builtin_runtime(warm=warm))
@@ -89,7 +93,7 @@ def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) ->
 def test_replay_names_either_path_of_the_built_in_runtime(
     agentapps: Callable[..., ToolkitResult], runtime: str
 ) -> None:
-    path = SCENARIOS / "agentic-notes" / "add-reads-the-body-from-stdin-byte-for-byte.json"
+    path = SUITE / "agentic-notes" / "scenarios" / "add-reads-the-body-from-stdin-byte-for-byte.json"
     result = agentapps("replay", "--runtime", runtime, str(path))
     assert result.error_code is None, result.envelope
     assert [report["passed"] for report in result.envelope["items"]] == [True]

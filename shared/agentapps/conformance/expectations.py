@@ -1,6 +1,6 @@
 """What a step's answer must contain, and every place it differs, by JSON path.
 
-`answer` is compared as scenarios compare envelopes (scenarios.envelope_differences: a subset by
+`answer` is compared as scenarios compare envelopes (differences.envelope_differences: a subset by
 default, `true` never `1`). A catalog answer is also read by package folder (`packages`), so a case
 can say that a folder is listed, and how, or that it is not listed, whatever else is. `absent` and
 `types` hold JSON Pointers into {"answer": ..., "packages": ...}.
@@ -12,8 +12,8 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..runtime import NOT_JSON
-from ..scenarios import envelope_differences
+from ..differences import envelope_differences
+from ..output import NOT_JSON
 from .workspace import Workspace
 
 JSON_TYPES = {

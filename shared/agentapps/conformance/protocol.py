@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..output import NOT_JSON, read_document
 from ..process import TimedOut, relayed_status, run_bounded
-from ..runtime import NOT_JSON, read_document
 from ..scenarios import text
 from .cases import PROTOCOL_SCHEMA, Case, operation_of, schema_problems, schema_validator
 from .workspace import TOKEN, Workspace

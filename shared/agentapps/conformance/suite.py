@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..runtime import NOT_JSON
+from ..output import NOT_JSON
 from .cases import Case, CaseError, operation_of
 from .expectations import catalog_view, changed_paths, differences
 from .protocol import (

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..environment import without_agentic
 from ..scenarios import text
 from .cases import Case, CaseError
 
@@ -50,10 +51,7 @@ class Workspace:
     def environment(self, case: Case, caller: Mapping[str, str] | None = None) -> dict[str, str]:
         """The adapter's environment: the caller's without any AGENTIC_* or AGENTAPPS_* setting, then
         the trusted folders, the state folder and the case's `env`."""
-        source = os.environ if caller is None else caller
-        chosen = {
-            key: value for key, value in source.items() if not key.startswith(("AGENTIC_", "AGENTAPPS_"))
-        }
+        chosen = without_agentic(caller, also=("AGENTAPPS_",))
         chosen[TRUSTED_ENV] = os.pathsep.join(str(self.package(name)) for name in case.trusted)
         chosen[STATE_ENV] = str(self.state)
         return chosen | dict(case.data.get("env", {}))

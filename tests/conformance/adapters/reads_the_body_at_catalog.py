@@ -10,7 +10,7 @@ from typing import Any
 from unittest import mock
 
 from agentapps import cli, human
-from agentapps.runtime import catalog_entry
+from agentapps.catalog import catalog_entry
 from agentic_kit import runner
 
 

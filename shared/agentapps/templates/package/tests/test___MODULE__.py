@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from agentapps.harness import AppRunner, in_process_runtime
-from agentapps.scenarios import load_scenario, replay
+from agentapps.replay import replay
+from agentapps.scenarios import load_scenario
 
 PACKAGE = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((PACKAGE / "scenarios").glob("*.json"))
