@@ -169,9 +169,15 @@ def _texts(data: dict[str, Any]) -> Iterator[tuple[str, str | list[Any]]]:
 
 
 def scenario_files(paths: Iterable[Path]) -> list[Path]:
-    """The .json files named, and every .json file under the folders named, sorted."""
+    """The .json files named, and every .json file under the folders named, sorted. A package
+    folder (one holding APP.md) means its `scenarios/` folder: its other JSON files (the kit's
+    sync record, schemas/) are not scenarios."""
     found: list[Path] = []
     for path in paths:
+        if path.is_dir() and (path / "APP.md").is_file():
+            path = path / "scenarios"
+            if not path.is_dir():
+                continue
         if path.is_dir():
             found += sorted(
                 candidate for candidate in path.rglob("*.json") if candidate.name != SCHEMA_PATH.name

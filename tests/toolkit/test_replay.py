@@ -369,3 +369,12 @@ def test_bad_options_are_refused_before_anything_runs(
     result = agentapps("replay", *options, str(path))
     assert (result.error_code, result.exit_status) == (code, status)
     assert "details" not in result.envelope["error"]
+
+
+def test_a_package_folder_replays_its_scenarios_folder_only() -> None:
+    """`replay my-package` means its scenarios: the kit's sync record, schemas/ and any other
+    JSON in the package are not scenarios, and reading them as such refused the whole replay."""
+    package = SUITE / "agentic-to-do"
+    assert (package / "app" / "agentic_kit" / "sync-record.json").is_file()
+    assert scenario_files([package]) == scenario_files([package / "scenarios"]) != []
+    assert all(path.parent == package / "scenarios" for path in scenario_files([package]))
