@@ -30,8 +30,9 @@ CONTRACT_TESTS = [
     "tests/test_package_layout.py",
     *(f"{package}/tests" for package in PACKAGES),
 ]
-# The floor of `nox -s coverage`, just under the figure measured (83% of lines and branches).
-COVERAGE_FLOOR = 82
+# The floor of `nox -s coverage`, just under the figure measured on a full run (84% of lines and
+# branches, 2,171 tests, 53 minutes on 2 loaded cores).
+COVERAGE_FLOOR = 83
 
 
 def find_python(version: str) -> str | None:
