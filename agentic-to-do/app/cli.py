@@ -209,11 +209,17 @@ def update(
         (repeat, clear_repeat, "repeat"),
     ):
         if value is not None and clear:
-            raise validation_error(f"Give --{name} or --clear-{name}, not both.")
+            raise validation_error(
+                f"Give --{name} or --clear-{name}, not both.",
+                f"To change it give --{name}; to remove it, --clear-{name}.",
+            )
     added, removed = normalise_tags(tag or []), normalise_tags(untag or [])
     both = sorted(set(added) & set(removed))
     if both:
-        raise validation_error(f"Give --tag or --untag for {quoted(both[0])}, not both.")
+        raise validation_error(
+            f"Give --tag or --untag for {quoted(both[0])}, not both.",
+            "Add it with --tag, or remove it with --untag.",
+        )
     change = operations.Update(
         title=inputs.check_title(title) if title is not None else None,
         description=inputs.check_description(description) if description is not None else None,
