@@ -28,7 +28,7 @@ SESSION = json.loads((FIXTURES / "seed-example-session.json").read_text())["step
 WRITTEN_BY_VERSION_1 = FIXTURES / "todos-written-by-schema-version-1.json"
 # What schema version 2 added to every item, after the seed's keys, and their values on an item
 # that never set them.
-ADDED_ITEM_KEYS = {"tags": [], "priority": None, "repeat": None}
+ADDED_ITEM_KEYS: dict[str, Any] = {"tags": [], "priority": None, "repeat": None}
 
 
 @pytest.fixture
