@@ -32,7 +32,6 @@ class Searchable(Protocol):
 
 
 EntityT = TypeVar("EntityT", bound=Searchable)
-Matcher = Callable[[str], bool]
 
 
 def check_query(words: list[str]) -> list[str]:
@@ -51,19 +50,39 @@ def search(
     fold_accents: bool = False,
 ) -> list[EntityT]:
     """The entities in which every term is found in the title, the tags or `text`, ranked."""
-    prepare, matchers = _matchers(terms, fold_accents)
+    if fold_accents:
+        return _search_folded(entities, [fold(term) for term in terms], text)
+    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in terms]
     ranked: list[tuple[tuple[int, int], EntityT]] = []
     for entity in entities:
-        title = prepare(entity.title)
-        tags = prepare(" ".join(entity.tags))
-        in_title = [found(title) for found in matchers]
-        in_tags = [found(tags) for found in matchers]
-        missing = [found for found, t, g in zip(matchers, in_title, in_tags, strict=True) if not (t or g)]
+        tags = " ".join(entity.tags)
+        in_title = [pattern.search(entity.title) is not None for pattern in patterns]
+        in_tags = [pattern.search(tags) is not None for pattern in patterns]
+        missing = [pattern for pattern, t, g in zip(patterns, in_title, in_tags, strict=True) if not (t or g)]
         if missing:  # only then is the text read (a note's body may be a megabyte)
-            body = prepare(text(entity))
-            if not all(found(body) for found in missing):
+            body = text(entity)
+            if not all(pattern.search(body) for pattern in missing):
                 continue
         ranked.append(((-sum(in_title), -sum(in_tags)), entity))
+    ranked.sort(key=lambda pair: pair[0])  # stable: the order given within a rank
+    return [entity for _, entity in ranked]
+
+
+def _search_folded(
+    entities: Iterable[EntityT], keys: list[str], text: Callable[[EntityT], str]
+) -> list[EntityT]:
+    """search with fold_accents: each text folded once, and each folded term looked for in it
+    with `in`, which at 10,000 entities costs a fraction of a regex search."""
+    ranked: list[tuple[tuple[int, int], EntityT]] = []
+    for entity in entities:
+        title = fold(entity.title)
+        tags = fold(" ".join(entity.tags)) if entity.tags else ""
+        missing = [key for key in keys if key not in title and key not in tags]
+        if missing:  # only then is the text folded and read
+            body = fold(text(entity))
+            if any(key not in body for key in missing):
+                continue
+        ranked.append(((-sum(key in title for key in keys), -sum(key in tags for key in keys)), entity))
     ranked.sort(key=lambda pair: pair[0])  # stable: the order given within a rank
     return [entity for _, entity in ranked]
 
@@ -74,26 +93,6 @@ def fold(text: str) -> str:
         return text.lower()  # the common case, and a search reads thousands
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
-def _matchers(terms: list[str], fold_accents: bool) -> tuple[Callable[[str], str], list[Matcher]]:
-    """How to prepare a text, and for each term whether the prepared text holds it."""
-    if fold_accents:
-        return fold, [_holds(fold(term)) for term in terms]
-    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in terms]
-    return _as_is, [_finds(pattern) for pattern in patterns]
-
-
-def _as_is(text: str) -> str:
-    return text
-
-
-def _holds(key: str) -> Matcher:
-    return lambda text: key in text
-
-
-def _finds(pattern: re.Pattern[str]) -> Matcher:
-    return lambda text: pattern.search(text) is not None
 
 
 def snippet(body: str, terms: list[str]) -> str:
