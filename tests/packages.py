@@ -19,6 +19,7 @@ class AppFacts:
     write: tuple[str, ...]  # a command that creates the first entity
     read: tuple[str, ...]  # a command that only reads
     first_id: str
+    schema_version: int = 1  # the schemaVersion its state files are written with
 
     @property
     def root(self) -> Path:
@@ -31,7 +32,7 @@ class AppFacts:
 
 
 APPS = [
-    AppFacts("agentic-to-do", "todos.json", "AGENTIC_TODO_STATE_FILE", ("add", "x"), ("list",), "td_0001"),
+    AppFacts("agentic-to-do", "todos.json", "AGENTIC_TODO_STATE_FILE", ("add", "x"), ("list",), "td_0001", 2),
     AppFacts("agentic-notes", "notes.json", "AGENTIC_NOTES_STATE_FILE", ("add", "x"), ("list",), "nt_0001"),
     AppFacts(
         "agentic-timer", "timers.json", "AGENTIC_TIMER_STATE_FILE", ("start", "x"), ("list",), "tm_0001"

@@ -23,6 +23,8 @@ from agentic_kit.dates import to_ms
 Document = dict[str, Any]
 ENTITIES = {"agentic-to-do": "items", "agentic-notes": "notes", "agentic-timer": "timers"}
 MAX_ID = 2**53 - 1
+# The schemaVersion each app writes today (to-do's 2 added tags, priority and repeat).
+SCHEMA_VERSIONS = {"agentic-to-do": 2, "agentic-notes": 1, "agentic-timer": 1}
 TIMESTAMP = "2026-04-01T00:00:00.000Z"
 FIRST_MOMENT = "0001-01-01T00:00:00.000Z"
 
@@ -34,7 +36,7 @@ def encode(document: Document) -> bytes:
 def document(package: str, entities: list[Document], next_id: int | None = None) -> Document:
     numbers = [int(entity["id"].split("_")[1]) for entity in entities]
     return {
-        "schemaVersion": 1,
+        "schemaVersion": SCHEMA_VERSIONS[package],
         "nextId": next_id if next_id is not None else max(numbers, default=0) + 1,
         ENTITIES[package]: entities,
     }
@@ -57,7 +59,7 @@ one_line = (
 def todo_items(number: int) -> st.SearchStrategy[Document]:
     """An item's moments in order: created, then completed, then last changed."""
     return st.builds(
-        lambda title, description, completed, due, moments: {
+        lambda title, description, completed, due, moments, tags, priority, repeat: {
             "id": f"td_{number:04d}",
             "title": title,
             "description": description,
@@ -66,12 +68,18 @@ def todo_items(number: int) -> st.SearchStrategy[Document]:
             "createdAt": moments[0],
             "updatedAt": moments[2],
             "completedAt": moments[1] if completed else None,
+            "tags": sorted(tags),
+            "priority": priority,
+            "repeat": repeat if due is not None else None,  # only an item with a due repeats
         },
         one_line,
         st.text(max_size=40),
         st.booleans(),
         dues,
         st.lists(instants, min_size=3, max_size=3).map(sorted),
+        st.sets(st.text("abcdefghij-ß", min_size=1, max_size=8), max_size=5),
+        st.sampled_from([None, "high", "medium", "low"]),
+        st.sampled_from([None, "daily", "weekly", "monthly", "yearly", "every:1d", "every:3650d"]),
     )
 
 
@@ -233,6 +241,7 @@ def _with_prefix(number: str) -> Callable[[Document], str]:
 
 TEXT_APPS = ("agentic-to-do", "agentic-notes")
 TODO, NOTES, TIMER = ("agentic-to-do",), ("agentic-notes",), ("agentic-timer",)
+TAGGED = ("agentic-to-do", "agentic-notes")
 
 BREAKS: dict[str, Break] = {
     # The file itself
@@ -293,18 +302,25 @@ BREAKS: dict[str, Break] = {
         lambda item: item["completedAt"] is not None and item["updatedAt"] < "9997",
         completedAt="9997-12-31T23:59:59.999Z",
     ),
+    "a repeat without a due": entity(TODO, dueAt=None, repeat="weekly"),
+    "a repeat of no known rule": entity(TODO, dueAt="2026-04-05", repeat="fortnightly"),
+    "a repeat of every 0 days": entity(TODO, dueAt="2026-04-05", repeat="every:0d"),
+    "a repeat of every 3651 days": entity(TODO, dueAt="2026-04-05", repeat="every:3651d"),
+    "a priority of no known level": entity(TODO, priority="urgent"),
+    "tags that are not a list": entity(TODO, tags="a"),
+    # Tags: notes and to-do keep them alike
+    "tags out of order": entity(TAGGED, tags=["b", "a"]),
+    "a tag twice": entity(TAGGED, tags=["a", "a"]),
+    "51 tags": entity(TAGGED, tags=[f"t{n:02d}" for n in range(51)]),
+    "a tag in capitals": entity(TAGGED, tags=["Work"]),
+    "a tag with a space": entity(TAGGED, tags=["a b"]),
+    "a tag with a no-break space": entity(TAGGED, tags=["a\xa0b"]),
+    "a tag of two lines": entity(TAGGED, tags=["a\nb"]),
+    "a tag with a bidi control": entity(TAGGED, tags=["a\u202eb"]),
+    "a tag with a zero-width space": entity(TAGGED, tags=["a\u200bb"]),
+    "a tag with a soft hyphen": entity(TAGGED, tags=["a\xadb"]),
+    "a tag with a private-use character": entity(TAGGED, tags=["a\ue000b"]),
     # Notes
-    "tags out of order": entity(NOTES, tags=["b", "a"]),
-    "a tag twice": entity(NOTES, tags=["a", "a"]),
-    "51 tags": entity(NOTES, tags=[f"t{n:02d}" for n in range(51)]),
-    "a tag in capitals": entity(NOTES, tags=["Work"]),
-    "a tag with a space": entity(NOTES, tags=["a b"]),
-    "a tag with a no-break space": entity(NOTES, tags=["a\xa0b"]),
-    "a tag of two lines": entity(NOTES, tags=["a\nb"]),
-    "a tag with a bidi control": entity(NOTES, tags=["a\u202eb"]),
-    "a tag with a zero-width space": entity(NOTES, tags=["a\u200bb"]),
-    "a tag with a soft hyphen": entity(NOTES, tags=["a\xadb"]),
-    "a tag with a private-use character": entity(NOTES, tags=["a\ue000b"]),
     "a body with a NUL": entity(NOTES, body="a\x00b"),
     "a body over 1 MiB": entity(NOTES, body="é" * (512 * 1024 + 1)),
     # Timers
@@ -350,6 +366,9 @@ def example(package: str) -> Document:
                 "createdAt": TIMESTAMP,
                 "updatedAt": TIMESTAMP,
                 "completedAt": None,
+                "tags": ["a", "b"],
+                "priority": "high",
+                "repeat": "weekly",
             },
             {
                 "id": "td_0003",
@@ -360,6 +379,9 @@ def example(package: str) -> Document:
                 "createdAt": TIMESTAMP,
                 "updatedAt": TIMESTAMP,
                 "completedAt": TIMESTAMP,
+                "tags": [],
+                "priority": None,
+                "repeat": None,
             },
         ]
     elif package == "agentic-notes":

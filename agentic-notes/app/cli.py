@@ -38,7 +38,9 @@ from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import validation_error
 from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
+from agentic_kit.search import check_query
 from agentic_kit.store import StateStore, resolve_state_path
+from agentic_kit.tags import normalise_tags
 from notes import inputs, operations
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit
 
@@ -82,7 +84,7 @@ def add(
     """Create a note."""
     title = inputs.check_title(title)
     text = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
-    tags = inputs.normalise_tags(tag or [])
+    tags = normalise_tags(tag or [])
     due = check_due("--due-at", due_at) if due_at is not None else None
     stamp = timestamp()
     with store().transaction() as state:
@@ -93,7 +95,7 @@ def add(
 @app.command("list")
 def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) -> Payload:
     """List notes newest first, with an excerpt of each body; filter by tags (all must match)."""
-    tags = inputs.normalise_tags(tag or [])
+    tags = normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
     notes = operations.newest_first(store().load(), tags)
     if bound is not None:
@@ -169,7 +171,7 @@ def tag(
 ) -> Payload:
     """Add tags (lowercased, trimmed; kept unique and sorted)."""
     note_id = inputs.check_note_id(note_id)
-    clean = inputs.normalise_tags(tags)
+    clean = normalise_tags(tags)
     stamp = timestamp()
     return change_one(
         store(), note_id, operations.find_note, partial(operations.add_tags, tags=clean, now=stamp)
@@ -182,7 +184,7 @@ def untag(
 ) -> Payload:
     """Remove tags; a tag the note does not carry is ignored."""
     note_id = inputs.check_note_id(note_id)
-    clean = inputs.normalise_tags(tags)
+    clean = normalise_tags(tags)
     stamp = timestamp()
     return change_one(
         store(), note_id, operations.find_note, partial(operations.remove_tags, tags=clean, now=stamp)
@@ -196,8 +198,8 @@ def search(
     limit: Limit = None,
 ) -> Payload:
     """Find notes whose title, body or tags contain every word; title matches rank first."""
-    terms = inputs.check_query(query)
-    tags = inputs.normalise_tags(tag or [])
+    terms = check_query(query)
+    tags = normalise_tags(tag or [])
     hits = operations.search_notes(store().load(), terms, tags)
     return limited_payload(hits, limit)
 

@@ -39,9 +39,12 @@ from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
 from agentic_kit.inputs import check_bound, check_due
+from agentic_kit.search import check_query
 from agentic_kit.store import StateStore, resolve_state_path
+from agentic_kit.tags import normalise_tags
+from agentic_kit.text import quoted
 from todo import inputs, operations
-from todo.models import Status, TodoItem, TodoState
+from todo.models import Priority, Status, TodoItem, TodoState
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
@@ -55,6 +58,27 @@ app = runner.new_app(
 )
 
 ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]
+Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
+Repeat = Annotated[
+    str | None, typer.Option(help="daily, weekly, monthly, yearly or every:<N>d; needs a due.")
+]
+
+
+class PriorityChoice(StrEnum):
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+def priority_of(choice: PriorityChoice | None) -> Priority | None:
+    return None if choice is None else PRIORITY[choice]
+
+
+PRIORITY: dict[PriorityChoice, Priority] = {
+    PriorityChoice.high: "high",
+    PriorityChoice.medium: "medium",
+    PriorityChoice.low: "low",
+}
 
 
 class StatusFilter(StrEnum):
@@ -79,14 +103,29 @@ def add(
     title: Annotated[str, typer.Argument(help="What to do (one line).")],
     description: Annotated[str, typer.Option(help="Longer text.")] = "",
     due_at: Annotated[str | None, typer.Option(help="YYYY-MM-DD or an ISO date-time with offset.")] = None,
+    tag: Tags = None,
+    priority: Annotated[PriorityChoice | None, typer.Option(help="How much it matters.")] = None,
+    repeat: Repeat = None,
 ) -> Payload:
     """Create an open to-do item."""
     title = inputs.check_title(title)
     description = inputs.check_description(description)
     due = check_due("--due-at", due_at) if due_at is not None else None
+    tags = normalise_tags(tag or [])
+    rule = inputs.check_repeat(repeat) if repeat is not None else None
+    operations.check_repeats_from_a_due(None, rule, due)
     stamp = timestamp()
     with store().transaction() as state:
-        item = operations.add_item(state, title=title, description=description, due_at=due, now=stamp)
+        item = operations.add_item(
+            state,
+            title=title,
+            description=description,
+            due_at=due,
+            now=stamp,
+            tags=tags,
+            priority=priority_of(priority),
+            repeat=rule,
+        )
     return item_payload(item)
 
 
@@ -95,15 +134,22 @@ def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
     due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
+    ] = None,
+    priority: Annotated[PriorityChoice | None, typer.Option(help="Only items of this priority.")] = None,
     limit: Annotated[int | None, limit_option("items")] = None,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
+    tags = normalise_tags(tag or [])
     selected = operations.select_items(
         store().load(),
         status=STATUS_SELECTED[status],
         due_before=bound,
         overdue_at=now() if overdue else None,
+        tags=tags,
+        priority=priority_of(priority),
     )
     return limited_payload(selected, limit)
 
@@ -115,6 +161,23 @@ def get(item_id: ItemId) -> Payload:
     return item_payload(operations.find_item(store().load(), item_id))
 
 
+@app.command()
+def search(
+    query: Annotated[list[str], typer.Argument(metavar="WORDS...", help="Words that must all match.")],
+    status: Annotated[StatusFilter, typer.Option(help="Which items to search.")] = StatusFilter.all,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
+    ] = None,
+    limit: Annotated[int | None, limit_option("items")] = None,
+) -> Payload:
+    """Find items whose title, description or tags hold every word (ignoring case and accents);
+    more words in the title rank first, then more in the tags, then the newest."""
+    terms = check_query(query)
+    tags = normalise_tags(tag or [])
+    found = operations.search_items(store().load(), terms, status=STATUS_SELECTED[status], tags=tags)
+    return limited_payload(found, limit)
+
+
 @app.command(mutates=True)
 def update(
     item_id: ItemId,
@@ -122,32 +185,56 @@ def update(
     description: Annotated[str | None, typer.Option(help="New description.")] = None,
     due_at: Annotated[str | None, typer.Option(help="New due date.")] = None,
     clear_due_at: Annotated[bool, typer.Option("--clear-due-at", help="Remove the due date.")] = False,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag to add; repeat for more.")] = None,
+    untag: Annotated[
+        list[str] | None, typer.Option("--untag", help="A tag to remove; repeat for more.")
+    ] = None,
+    priority: Annotated[PriorityChoice | None, typer.Option(help="New priority.")] = None,
+    clear_priority: Annotated[bool, typer.Option("--clear-priority", help="Remove the priority.")] = False,
+    repeat: Repeat = None,
+    clear_repeat: Annotated[bool, typer.Option("--clear-repeat", help="Stop it repeating.")] = False,
 ) -> Payload:
     """Update one or more mutable fields."""
     item_id = inputs.check_item_id(item_id)
-    if title is None and description is None and due_at is None and not clear_due_at:
+    given = (title, description, due_at, tag, untag, priority, repeat)
+    if all(value is None for value in given) and not (clear_due_at or clear_priority or clear_repeat):
         raise validation_error(
             "update needs at least one change.",
-            "Give --title, --description, --due-at or --clear-due-at.",
+            "Give --title, --description, --due-at, --clear-due-at, --tag, --untag, --priority, "
+            "--clear-priority, --repeat or --clear-repeat.",
         )
-    if due_at is not None and clear_due_at:
-        raise validation_error("Give --due-at or --clear-due-at, not both.")
-    new_title = inputs.check_title(title) if title is not None else None
-    new_description = inputs.check_description(description) if description is not None else None
-    new_due = check_due("--due-at", due_at) if due_at is not None else None
+    for value, clear, name in (
+        (due_at, clear_due_at, "due-at"),
+        (priority, clear_priority, "priority"),
+        (repeat, clear_repeat, "repeat"),
+    ):
+        if value is not None and clear:
+            raise validation_error(
+                f"Give --{name} or --clear-{name}, not both.",
+                f"To change it give --{name}; to remove it, --clear-{name}.",
+            )
+    added, removed = normalise_tags(tag or []), normalise_tags(untag or [])
+    both = sorted(set(added) & set(removed))
+    if both:
+        raise validation_error(
+            f"Give --tag or --untag for {quoted(both[0])}, not both.",
+            "Add it with --tag, or remove it with --untag.",
+        )
+    change = operations.Update(
+        title=inputs.check_title(title) if title is not None else None,
+        description=inputs.check_description(description) if description is not None else None,
+        due_at=check_due("--due-at", due_at) if due_at is not None else None,
+        clear_due_at=clear_due_at,
+        tag=added,
+        untag=removed,
+        priority=priority_of(priority),
+        clear_priority=clear_priority,
+        repeat=inputs.check_repeat(repeat) if repeat is not None else None,
+        clear_repeat=clear_repeat,
+    )
     stamp = timestamp()
     return change_one(
-        store(),
-        item_id,
-        operations.find_item,
-        lambda item: operations.update_item(
-            item,
-            title=new_title,
-            description=new_description,
-            due_at=new_due,
-            clear_due_at=clear_due_at,
-            now=stamp,
-        ),
+        store(), item_id, operations.find_item, partial(operations.update_item, update=change, now=stamp)
     )
 
 

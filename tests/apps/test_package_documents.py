@@ -35,7 +35,17 @@ def test_the_to_do_frontmatter_is_the_reference_contract() -> None:
         "agentic-to-do",
     )
     assert manifest.name == "Agentic To-Do"
-    assert manifest.commands == ["add", "list", "get", "update", "complete", "reopen", "remove", "describe"]
+    assert manifest.commands == [
+        "add",
+        "list",
+        "get",
+        "search",
+        "update",
+        "complete",
+        "reopen",
+        "remove",
+        "describe",
+    ]
 
 
 def test_frontmatter_has_the_suite_conventions(app: AppRunner) -> None:

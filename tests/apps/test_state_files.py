@@ -26,7 +26,7 @@ CORRUPT_STATES: dict[str, bytes] = {
     "JSON of the wrong shape": b'["td_0001", "td_0002"]',
     "entities of the wrong shape": b'{"schemaVersion": 1, "items": [{}], "notes": [{}], "timers": [{}]}',
     "binary garbage": bytes(range(256)) * 4,
-    "a newer schema version": b'{"schemaVersion": 2, "nextId": 1, "items": [], "tags": []}',
+    "a newer schema version": b'{"schemaVersion": 9, "nextId": 1, "items": [], "tags": []}',
 }
 
 
@@ -74,7 +74,7 @@ def test_a_newer_state_of_exactly_todays_shape_is_refused_too(
 ) -> None:
     assert app.run(*facts.write).ok
     state = json.loads(app.state_file(facts.state_file).read_text())
-    state["schemaVersion"] = 2  # same fields, so only the version says it is not ours
+    state["schemaVersion"] = facts.schema_version + 1  # same fields: only the version says it is not ours
     newer = json.dumps(state).encode()
     write_state(app, facts, newer)
     result = app.run(*(facts.read if command == "read" else facts.write))
@@ -204,7 +204,7 @@ def test_the_state_folder_variable_holds_the_named_file(app: AppRunner, facts: A
 def test_the_state_file_records_its_version_and_the_next_id(app: AppRunner, facts: AppFacts) -> None:
     app.run(*facts.write)
     state = json.loads(app.state_file(facts.state_file).read_text())
-    assert (state["schemaVersion"], state["nextId"]) == (1, 2)
+    assert (state["schemaVersion"], state["nextId"]) == (facts.schema_version, 2)
 
 
 @pytest.fixture

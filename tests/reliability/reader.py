@@ -25,7 +25,7 @@ def main(state_file: Path, stop_file: Path) -> None:
         except ValueError as error:
             broken.append(f"{type(error).__name__}: {data[:80]!r}")
             continue
-        if isinstance(document, dict) and document.get("schemaVersion") == 1:
+        if isinstance(document, dict) and isinstance(document.get("schemaVersion"), int):
             whole += 1
         else:
             broken.append(f"not a state document: {data[:80]!r}")

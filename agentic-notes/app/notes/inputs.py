@@ -5,9 +5,8 @@ from __future__ import annotations
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text, read_text_source
-from agentic_kit.text import quoted
 
-from .models import BODY_MAX_BYTES, ID_PREFIX, TAG_MAX_CHARS, TITLE_MAX_CHARS
+from .models import BODY_MAX_BYTES, ID_PREFIX, TITLE_MAX_CHARS
 
 
 def check_title(title: str) -> str:
@@ -33,33 +32,6 @@ def body_from(text: str | None, file: str | None, *, text_option: str, file_opti
     if text is not None:
         return check_body_size(text_option, text)
     return None
-
-
-def normalise_tags(tags: list[str]) -> list[str]:
-    """Lowercase and trimmed; each one a single word of 1 to TAG_MAX_CHARS characters."""
-    normalised = []
-    for tag in tags:
-        clean = tag.strip().lower()
-        if not clean:
-            raise validation_error("A tag must not be empty.")
-        if any(char.isspace() for char in clean) or not clean.isprintable():
-            raise validation_error(
-                f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
-            )
-        if len(clean) > TAG_MAX_CHARS:
-            raise validation_error(
-                f"Tag {quoted(tag)} is {len(clean)} characters trimmed and lowercased, as it is kept; "
-                f"the limit is {TAG_MAX_CHARS}."
-            )
-        normalised.append(clean)
-    return normalised
-
-
-def check_query(words: list[str]) -> list[str]:
-    terms = " ".join(words).split()
-    if not terms:
-        raise validation_error("The search query is empty.", "Give one or more words to look for.")
-    return terms
 
 
 def check_note_id(note_id: str) -> str:

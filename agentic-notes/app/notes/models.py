@@ -9,39 +9,27 @@ together is checked by `NotesState.problems`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from operator import ge
 from typing import Annotated
 
 from pydantic import Field
 
 from agentic_kit.ids import id_pattern
+from agentic_kit.search import EXCERPT_CHARS
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
-from agentic_kit.text import CONTROLS, LAYOUT_CONTROLS, SPACES, STORED_LINE_PATTERN
+from agentic_kit.tags import Tags, tag_problems
+from agentic_kit.text import STORED_LINE_PATTERN
 
 ID_PREFIX = "nt"
 TITLE_MAX_CHARS = 500
 BODY_MAX_BYTES = 1024 * 1024  # UTF-8 bytes
-TAG_MAX_CHARS = 64
-TAGS_MAX = 50
-EXCERPT_CHARS = 160
-SNIPPET_CHARS = 160
 
 _ID = "nt_0001, nt_0002, …; never reused, also after a remove."
-_TAGS = "Lowercase, trimmed, unique and sorted."
 _DUE = "Follow-up date: YYYY-MM-DD as given, or a UTC instant like 2026-04-05T09:00:00.000Z; or null."
 _CREATED = "UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z."
 _UPDATED = "When the note last changed (UTC, milliseconds)."
 
 NoteId = Annotated[str, Field(pattern=id_pattern(ID_PREFIX), description=_ID)]
 Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS, pattern=STORED_LINE_PATTERN)]
-# A tag as every version has written it: one word, no space, control, separator or bidi control
-# (lowercase and printable are checked by NotesState.problems: no pattern can say them for all of
-# Unicode).
-TAG_PATTERN = rf"^[^{CONTROLS}{SPACES}{LAYOUT_CONTROLS}]+$"
-Tags = Annotated[
-    list[Annotated[str, Field(min_length=1, max_length=TAG_MAX_CHARS, pattern=TAG_PATTERN)]],
-    Field(max_length=TAGS_MAX, description=_TAGS),
-]
 
 
 class Note(CamelModel):
@@ -94,20 +82,9 @@ class NotesState(VersionedState):
     def problems(self) -> Iterator[str]:
         yield from super().problems()
         for note in self.notes:
-            tags = note.tags
-            if len(tags) > 1 and any(map(ge, tags, tags[1:])):  # some tag is not below the next
-                yield f"the tags of {note.id} are not unique and sorted"
-                return
-            if tags and any(tag != tag.lower() for tag in tags):
-                yield f"the tags of {note.id} are not all lowercase"
-                return
-            # What a tag given to add or tag could never hold (inputs.normalise_tags): a format
-            # character such as a zero-width space, or any other that is not printable.
-            if tags and not all(map(str.isprintable, tags)):
-                yield (
-                    f"a tag of {note.id} holds a character no tag may hold "
-                    "(a control, format or separator character)"
-                )
+            problem = next(tag_problems(note.id, note.tags), None)
+            if problem is not None:
+                yield problem
                 return
             # Timestamps of the stored form compare as text in the order of their instants.
             if note.updated_at < note.created_at:

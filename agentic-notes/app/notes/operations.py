@@ -6,12 +6,12 @@ from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import due_start
-from agentic_kit.errors import validation_error
 from agentic_kit.ids import find_by_id, format_id
+from agentic_kit.search import excerpt, search, snippet
+from agentic_kit.tags import merged_tags
 
 from .inputs import check_body_size
-from .models import ID_PREFIX, TAGS_MAX, Note, NotesState
-from .search import excerpt, search
+from .models import ID_PREFIX, Note, NotesState
 
 
 def add_note(
@@ -21,7 +21,7 @@ def add_note(
         id=format_id(ID_PREFIX, state.take_id()),
         title=title,
         body=body,
-        tags=_merged_tags([], tags),
+        tags=merged_tags([], tags, "A note"),
         due_at=due_at,
         created_at=now,
         updated_at=now,
@@ -59,8 +59,8 @@ def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[
 
 def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[dict[str, object]]:
     """Matching notes as `search` prints them (SearchHit's fields, in its order)."""
-    hits = search(newest_first(state, tags), terms)
-    return [_shown(note, "snippet", text) for note, text in hits]
+    hits = search(newest_first(state, tags), terms, lambda note: note.body)
+    return [_shown(note, "snippet", snippet(note.body, terms)) for note in hits]
 
 
 def summarise(note: Note) -> dict[str, object]:
@@ -95,7 +95,7 @@ def append_text(note: Note, text: str, *, now: str) -> None:
 
 
 def add_tags(note: Note, tags: list[str], *, now: str) -> None:
-    apply_changes(note, {"tags": _merged_tags(note.tags, tags)}, now)
+    apply_changes(note, {"tags": merged_tags(note.tags, tags, "A note")}, now)
 
 
 def remove_tags(note: Note, tags: list[str], *, now: str) -> None:
@@ -106,13 +106,6 @@ def remove_tags(note: Note, tags: list[str], *, now: str) -> None:
 def remove_note(state: NotesState, note: Note) -> None:
     # The ID counter is untouched, so the removed note's ID is never handed out again.
     state.notes = [kept for kept in state.notes if kept is not note]
-
-
-def _merged_tags(current: list[str], added: list[str]) -> list[str]:
-    tags = sorted(set(current) | set(added))
-    if len(tags) > TAGS_MAX:
-        raise validation_error(f"A note carries at most {TAGS_MAX} tags; this would make {len(tags)}.")
-    return tags
 
 
 def _shown(note: Note, text_field: str, text: str) -> dict[str, object]:

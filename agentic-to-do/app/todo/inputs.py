@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text
+from agentic_kit.text import quoted
 
-from .models import DESCRIPTION_MAX_CHARS, ID_PREFIX, TITLE_MAX_CHARS
+from .models import DESCRIPTION_MAX_CHARS, ID_PREFIX, REPEAT_MAX_DAYS, REPEAT_PATTERN, TITLE_MAX_CHARS
+
+_REPEAT = re.compile(REPEAT_PATTERN)
 
 
 def check_title(title: str) -> str:
@@ -18,3 +24,14 @@ def check_description(description: str) -> str:
 
 def check_item_id(item_id: str) -> str:
     return check_id(ID_PREFIX, item_id)
+
+
+def check_repeat(rule: str) -> str:
+    """A repeat rule exactly as the model keeps it: daily, weekly, monthly, yearly or every:<N>d."""
+    if _REPEAT.fullmatch(rule) is None:  # fullmatch: `$` alone would let a final newline pass
+        raise validation_error(
+            f"--repeat {quoted(rule)} is not a rule: give daily, weekly, monthly, yearly or every:<N>d "
+            f"(N days, 1 to {REPEAT_MAX_DAYS}, in ASCII digits).",
+            "For example --repeat weekly, or --repeat every:14d for every two weeks.",
+        )
+    return rule

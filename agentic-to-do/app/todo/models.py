@@ -1,19 +1,20 @@
 """The to-do item and the state file that holds the items.
 
 Every field's rule is checked on each load, in the model (pydantic's one pass): its exact type,
-the id form, the length limits, a title as every version has written it, and dates and timestamps
+the id form, the length limits, a title and tags as every version has written them, and dates and timestamps
 as the app writes them. What ties fields together is checked by `TodoState.problems`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
+from agentic_kit.tags import Tags, tag_problems
 from agentic_kit.text import STORED_LINE_PATTERN
 
 ID_PREFIX = "td"
@@ -21,6 +22,15 @@ TITLE_MAX_CHARS = 500
 DESCRIPTION_MAX_CHARS = 20_000
 
 Status = Literal["open", "completed"]
+Priority = Literal["high", "medium", "low"]
+PRIORITIES: tuple[Priority, ...] = ("high", "medium", "low")  # most important first
+REPEAT_MAX_DAYS = 3650  # every:<N>d up to ten years
+# The rule as given: one of the four words, or every:<N>d with N from 1 to REPEAT_MAX_DAYS in
+# ASCII digits without a leading zero.
+REPEAT_PATTERN = (
+    r"^(?:daily|weekly|monthly|yearly"
+    r"|every:(?:[1-9][0-9]{0,2}|[1-2][0-9]{3}|3[0-5][0-9]{2}|36[0-4][0-9]|3650)d)$"
+)
 
 
 class TodoItem(CamelModel):
@@ -49,9 +59,20 @@ class TodoItem(CamelModel):
     )
     updated_at: StoredInstant = Field(description="When a field last changed (UTC, milliseconds).")
     completed_at: StoredInstant | None = Field(None, description="When it was completed; null while open.")
+    # Added in schema version 2; a version-1 file's items load with these defaults.
+    tags: Tags = Field(default_factory=list)
+    priority: Priority | None = Field(None, description="high, medium or low; null when not set.")
+    repeat: str | None = Field(
+        None,
+        pattern=REPEAT_PATTERN,
+        description=f"daily, weekly, monthly, yearly or every:<N>d (N from 1 to {REPEAT_MAX_DAYS}); "
+        "null when it does not repeat. Only an item with a due repeats.",
+    )
 
 
 class TodoState(VersionedState):
+    SCHEMA_VERSION: ClassVar[int] = 2  # 2 added tags, priority and repeat to every item
+
     items: list[TodoItem] = Field(default_factory=list)
 
     def entities(self) -> Sequence[TodoItem]:
@@ -69,4 +90,11 @@ class TodoState(VersionedState):
                 return
             if (item.completed_at or item.updated_at) > item.updated_at:  # completing is a change
                 yield f"{item.id} has moments out of order (completedAt after updatedAt)"
+                return
+            if item.repeat is not None and item.due_at is None:
+                yield f"{item.id} repeats {item.repeat} but has no due to repeat from"
+                return
+            problem = next(tag_problems(item.id, item.tags), None)
+            if problem is not None:
+                yield problem
                 return

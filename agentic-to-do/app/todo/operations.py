@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import deadline
-from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
+from agentic_kit.search import search
+from agentic_kit.tags import merged_tags
 
-from .models import ID_PREFIX, Status, TodoItem, TodoState
+from .models import ID_PREFIX, Priority, Status, TodoItem, TodoState
 
 
-def add_item(state: TodoState, *, title: str, description: str, due_at: str | None, now: str) -> TodoItem:
+def add_item(
+    state: TodoState,
+    *,
+    title: str,
+    description: str,
+    due_at: str | None,
+    now: str,
+    tags: Sequence[str] = (),
+    priority: Priority | None = None,
+    repeat: str | None = None,
+) -> TodoItem:
     item = TodoItem(
         id=format_id(ID_PREFIX, state.take_id()),
         title=title,
@@ -20,6 +34,9 @@ def add_item(state: TodoState, *, title: str, description: str, due_at: str | No
         due_at=due_at,
         created_at=now,
         updated_at=now,
+        tags=merged_tags([], tags, "An item"),
+        priority=priority,
+        repeat=repeat,
     )
     state.items.append(item)
     return item
@@ -35,15 +52,22 @@ def select_items(
     status: Status | None,
     due_before: datetime | None,
     overdue_at: datetime | None,
+    tags: Sequence[str] = (),
+    priority: Priority | None = None,
 ) -> list[TodoItem]:
     """Items in creation order that pass every filter given.
 
     due_before: due strictly before that instant. overdue_at: open and due before that instant
-    (a date-only due runs to the end of its UTC day).
+    (a date-only due runs to the end of its UTC day). tags: carrying every one of them.
     """
+    wanted = set(tags)
     selected = []
     for item in state.items:
         if status is not None and item.status != status:
+            continue
+        if priority is not None and item.priority != priority:
+            continue
+        if wanted and not wanted.issubset(item.tags):
             continue
         if due_before is not None or overdue_at is not None:
             if item.due_at is None:
@@ -57,23 +81,51 @@ def select_items(
     return selected
 
 
-def update_item(
-    item: TodoItem,
-    *,
-    title: str | None,
-    description: str | None,
-    due_at: str | None,
-    clear_due_at: bool,
-    now: str,
-) -> None:
+def search_items(
+    state: TodoState, terms: list[str], *, status: Status | None, tags: Sequence[str]
+) -> list[TodoItem]:
+    """Items whose title, description or tags hold every term (ignoring case and accents),
+    ranked as notes ranks: more terms in the title first, then more in the tags, then newest."""
+    newest_first = reversed(select_items(state, status=status, due_before=None, overdue_at=None, tags=tags))
+    return search(newest_first, terms, lambda item: item.description, fold_accents=True)
+
+
+@dataclass(frozen=True)
+class Update:
+    """What `update` was given; None (or empty, or False) leaves a field as it is."""
+
+    title: str | None = None
+    description: str | None = None
+    due_at: str | None = None
+    clear_due_at: bool = False
+    tag: list[str] = field(default_factory=list)
+    untag: list[str] = field(default_factory=list)
+    priority: Priority | None = None
+    clear_priority: bool = False
+    repeat: str | None = None
+    clear_repeat: bool = False
+
+
+def update_item(item: TodoItem, update: Update, *, now: str) -> None:
     """Apply the changes given; updatedAt moves only when a value really changed."""
     changes: dict[str, object] = {}
-    if title is not None:
-        changes["title"] = title
-    if description is not None:
-        changes["description"] = description
-    if due_at is not None or clear_due_at:
-        changes["due_at"] = due_at
+    if update.title is not None:
+        changes["title"] = update.title
+    if update.description is not None:
+        changes["description"] = update.description
+    if update.due_at is not None or update.clear_due_at:
+        changes["due_at"] = update.due_at
+    if update.tag or update.untag:
+        kept = [tag for tag in item.tags if tag not in update.untag]
+        changes["tags"] = merged_tags(kept, update.tag, "An item")
+    if update.priority is not None or update.clear_priority:
+        changes["priority"] = update.priority
+    repeat, due_at = item.repeat, item.due_at
+    if update.repeat is not None or update.clear_repeat:
+        changes["repeat"] = repeat = update.repeat
+    if update.due_at is not None or update.clear_due_at:
+        due_at = update.due_at
+    check_repeats_from_a_due(item, repeat, due_at)
     if item.completed_at is not None and now < item.completed_at and _changes_any(item, changes):
         # Completing was a change: the next one cannot come before it (completedAt <= updatedAt).
         raise AppError(
@@ -83,6 +135,26 @@ def update_item(
             "Check the clock (AGENTIC_NOW), or reopen the item first.",
         )
     apply_changes(item, changes, now)
+
+
+def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: str | None) -> None:
+    """A repeating item needs a due: the next one is due a step after it. `item`: the item an
+    update changes; None for a new one."""
+    if repeat is None or due_at is not None:
+        return
+    if item is None:
+        raise validation_error(
+            f"--repeat {repeat} needs a due to repeat from.", "Give --due-at too, e.g. --due-at 2026-04-06."
+        )
+    if item.repeat is not None and item.due_at is not None:  # the update clears the due
+        raise validation_error(
+            f"{item.id} repeats {item.repeat}, and a repeating item needs a due.",
+            "Give --clear-repeat too to stop it repeating, or give a new --due-at instead.",
+        )
+    raise validation_error(
+        f"{item.id} has no due, and --repeat {repeat} needs one to repeat from.",
+        "Give --due-at with --repeat.",
+    )
 
 
 def _changes_any(item: TodoItem, changes: dict[str, object]) -> bool:

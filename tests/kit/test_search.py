@@ -1,0 +1,73 @@
+"""The kit's search, shared by notes and to-do: the excerpt every notes list shows (its fast path
+agrees with the plain definition on any text), and matching with and without accents."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentic_kit import search
+
+
+def plain_excerpt(body: str) -> str:
+    collapsed = " ".join(body.split())
+    return collapsed if len(collapsed) <= 160 else collapsed[:160].rstrip() + "…"
+
+
+@settings(max_examples=400, derandomize=True)
+@given(
+    st.lists(
+        st.sampled_from(["a", "bc", " ", "  ", "\n", "\t", "é", "☕", "\r\n", "word "]), max_size=120
+    ).map("".join)
+    | st.text(max_size=300)
+)
+def test_the_excerpt_is_the_collapsed_body_cut_to_160_characters(body: str) -> None:
+    assert search.excerpt(body) == plain_excerpt(body)
+
+
+@dataclass
+class Entity:
+    title: str
+    tags: list[str] = field(default_factory=list)
+    text: str = ""
+
+
+def found(entities: list[Entity], query: str, *, fold_accents: bool) -> list[str]:
+    hits = search.search(entities, query.split(), lambda entity: entity.text, fold_accents=fold_accents)
+    return [hit.title for hit in hits]
+
+
+def test_folding_accents_matches_both_ways_and_ignores_case() -> None:
+    entities = [Entity("Café au lait"), Entity("CAFE noir"), Entity("Tea", text="crème brûlée")]
+    assert found(entities, "cafe", fold_accents=True) == ["Café au lait", "CAFE noir"]
+    assert found(entities, "CAFÉ", fold_accents=True) == ["Café au lait", "CAFE noir"]
+    assert found(entities, "creme BRULEE", fold_accents=True) == ["Tea"]
+
+
+def test_without_folding_accents_only_case_is_ignored() -> None:
+    entities = [Entity("Café au lait"), Entity("CAFE noir")]
+    assert found(entities, "cafe", fold_accents=False) == ["CAFE noir"]
+    assert found(entities, "CAFÉ", fold_accents=False) == ["Café au lait"]
+
+
+def test_every_term_must_match_and_title_matches_rank_before_tag_matches_before_text() -> None:
+    entities = [
+        Entity("plan", text="dentist appointment"),
+        Entity("call", tags=["dentist"], text="appointment"),
+        Entity("dentist appointment"),
+        Entity("dentist", text="no"),
+    ]
+    assert found(entities, "dentist appointment", fold_accents=True) == [
+        "dentist appointment",
+        "call",
+        "plan",
+    ]
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.text(max_size=40), st.text(max_size=12))
+def test_a_term_folded_is_found_in_any_text_that_holds_it(text: str, term: str) -> None:
+    if term.strip() and " " not in term and term in text:
+        assert found([Entity("t", text=text)], term, fold_accents=True) == ["t"]
