@@ -21,6 +21,9 @@ TITLE_MAX_CHARS = 500
 DESCRIPTION_MAX_CHARS = 20_000
 
 Status = Literal["open", "completed"]
+Priority = Literal["high", "medium", "low"]
+# A repeat rule as kept: a calendar step, or a number of days (1 to 9999, no leading zero).
+REPEAT_PATTERN = r"^(?:daily|weekly|monthly|yearly|every:[1-9][0-9]{0,3}d)$"
 
 
 class TodoItem(CamelModel):
@@ -49,6 +52,16 @@ class TodoItem(CamelModel):
     )
     updated_at: StoredInstant = Field(description="When a field last changed (UTC, milliseconds).")
     completed_at: StoredInstant | None = Field(None, description="When it was completed; null while open.")
+    tags: list[str] = Field(
+        default_factory=list, description="Lowercase one-word tags, unique and sorted; [] when none."
+    )
+    priority: Priority | None = Field(None, description="high, medium or low; null when unset.")
+    repeat: str | None = Field(
+        None,
+        pattern=REPEAT_PATTERN,
+        description="daily, weekly, monthly, yearly or every:<N>d: completing the item makes the next "
+        "one, due one step later; null when it does not repeat.",
+    )
 
 
 class TodoState(VersionedState):

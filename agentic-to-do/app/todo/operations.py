@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import deadline
@@ -10,6 +11,7 @@ from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.ids import find_by_id, format_id
 
 from .models import ID_PREFIX, Status, TodoItem, TodoState
+from .repeats import next_due
 
 
 def add_item(state: TodoState, *, title: str, description: str, due_at: str | None, now: str) -> TodoItem:
@@ -94,6 +96,37 @@ def complete_item(item: TodoItem, *, now: str) -> None:
     """Completing a completed item changes nothing, so a retried call is harmless."""
     if item.status != "completed":
         apply_changes(item, {"status": "completed", "completed_at": now}, now)
+
+
+def complete_items(state: TodoState, items: Sequence[TodoItem], *, now: str, zone: tzinfo) -> list[TodoItem]:
+    """Complete each item; each repeating one that was open gets its next (a new open item, one
+    step of its rule later, added at the end). Returns the items made, in the order of the items
+    they follow. An item already completed makes none, so a retried call makes none."""
+    made = []
+    for item in items:
+        was_open = item.status == "open"
+        complete_item(item, now=now)
+        if was_open and item.repeat is not None:
+            made.append(_next_of(state, item, now=now, zone=zone))
+    return made
+
+
+def _next_of(state: TodoState, item: TodoItem, *, now: str, zone: tzinfo) -> TodoItem:
+    repeat = item.repeat
+    assert repeat is not None
+    following = TodoItem(
+        id=format_id(ID_PREFIX, state.take_id()),
+        title=item.title,
+        description=item.description,
+        due_at=next_due(item.due_at, repeat, zone) if item.due_at is not None else None,
+        created_at=now,
+        updated_at=now,
+        tags=list(item.tags),
+        priority=item.priority,
+        repeat=repeat,
+    )
+    state.items.append(following)
+    return following
 
 
 def reopen_item(item: TodoItem, *, now: str) -> None:
