@@ -38,11 +38,11 @@ from agentic_kit import runner
 from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
 from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option
-from agentic_kit.envelope import Payload, item_payload, limited_payload
-from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound, check_due
-from agentic_kit.store import StateStore, resolve_state_path
-from todo import inputs, operations
+from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.errors import confirmation_required, validation_error
+from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
+from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
+from todo import inputs, operations, transfer
 from todo.models import Status, TodoItem, TodoState
 
 APP_DIR = Path(__file__).resolve().parent
@@ -207,6 +207,45 @@ def remove(item_ids: ItemIds, confirm: Confirm = False) -> Payload:
         noun="to-do",
         remove=operations.remove_item,
     )
+
+
+@app.command(mutates=True, confirmation=True)
+def purge(
+    completed_before: Annotated[
+        str | None, typer.Option(help="Only items completed before this date or instant.")
+    ] = None,
+    confirm: Confirm = False,
+) -> Payload:
+    """Delete every completed item (or those completed before a date) in one write; needs --confirm."""
+    bound = check_bound("--completed-before", completed_before) if completed_before is not None else None
+    if not confirm:
+        store().load()  # a state that cannot be read says so before the confirmation is asked for
+        raise confirmation_required("purge")
+    with store().transaction() as state:
+        purged = operations.purge_items(state, bound)
+    return list_payload(purged)
+
+
+@app.command()
+def export() -> Payload:
+    """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
+    items = store().load().items
+    return {"schemaVersion": TodoState.SCHEMA_VERSION, **list_payload(items)}
+
+
+@app.command("import", mutates=True)
+def import_items(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Add the items of an export with new ids, all or none; answer with the mapping of ids."""
+    items = transfer.parse_export("--file", read_text_source("--file", file, max_bytes=MAX_STATE_BYTES))
+    with store().transaction() as state:
+        mapping = transfer.import_items(state, items)
+        added = state.items[len(state.items) - len(items) :]
+    return {**list_payload(added), "ids": mapping}
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from agentic_kit.changes import apply_changes
-from agentic_kit.dates import deadline
+from agentic_kit.dates import deadline, format_timestamp
 from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.ids import find_by_id, format_id
 
@@ -137,3 +137,19 @@ def reopen_item(item: TodoItem, *, now: str) -> None:
 def remove_item(state: TodoState, item: TodoItem) -> None:
     # The ID counter is untouched, so the removed item's ID is never handed out again.
     state.items = [kept for kept in state.items if kept is not item]
+
+
+def purge_items(state: TodoState, completed_before: datetime | None) -> list[TodoItem]:
+    """Take out every completed item (completed strictly before the bound, when given), in one
+    change; the items taken, in creation order."""
+    bound = format_timestamp(completed_before) if completed_before is not None else None
+    purged = [
+        item
+        for item in state.items
+        if item.completed_at is not None and (bound is None or item.completed_at < bound)
+    ]
+    if purged:
+        # The ID counter is untouched, so no purged item's ID is handed out again.
+        taken = {id(item) for item in purged}
+        state.items = [item for item in state.items if id(item) not in taken]
+    return purged
