@@ -43,6 +43,7 @@ from agentic_kit.errors import confirmation_required, validation_error
 from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
 from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
 from todo import inputs, operations, transfer
+from todo.envelopes import ENVELOPES
 from todo.models import Status, TodoItem, TodoState
 
 APP_DIR = Path(__file__).resolve().parent
@@ -53,6 +54,7 @@ app = runner.new_app(
     "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
     entity=TodoItem,
     entity_name="todo-item",  # schemas/todo-item.schema.json
+    envelopes=ENVELOPES,  # complete's `next`, export, import
     summary={"id": "{}", "status": "[{}]", "title": "{}", "dueAt": "due {}"},
 )
 
