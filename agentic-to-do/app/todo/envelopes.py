@@ -41,7 +41,7 @@ class Export(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     ok: Literal[True]
     command: str
-    schemaVersion: int  # noqa: N815  (the JSON key)
+    schemaVersion: int  # the JSON key
     count: int
     items: list[TodoItem]
 
