@@ -71,9 +71,8 @@ def envelope_schemas(
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    success: Any = Union[
-        ItemEnvelope[entity_model], describe_envelope, *list_envelopes, *own_envelopes, HelpEnvelope
-    ]  # type: ignore[valid-type]
+    shapes = (*list_envelopes, *own_envelopes)
+    success: Any = Union[ItemEnvelope[entity_model], describe_envelope, *shapes, HelpEnvelope]  # type: ignore[valid-type]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),
