@@ -65,6 +65,9 @@ def test_a_multi_line_value_cannot_pose_as_a_field(todo: AppRunner) -> None:
         "createdAt",
         "updatedAt",
         "completedAt",
+        "tags",
+        "priority",
+        "repeat",
     ]
     assert lines[2:6] == [
         "description  looks done",

@@ -24,7 +24,7 @@ def test_stdout_is_one_line_of_compact_utf8_json(todo: AppRunner) -> None:
     assert added.stdout == (
         '{"ok":true,"command":"add","item":{"id":"td_0001","title":"Café ☕","description":"",'
         '"status":"open","dueAt":"2026-04-05","createdAt":"2026-04-01T00:00:00.000Z",'
-        '"updatedAt":"2026-04-01T00:00:00.000Z","completedAt":null}}\n'
+        '"updatedAt":"2026-04-01T00:00:00.000Z","completedAt":null,"tags":[],"priority":null,"repeat":null}}\n'
     )
 
 
