@@ -42,7 +42,7 @@ from agentic_kit.search import check_query
 from agentic_kit.store import StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from notes import inputs, operations
-from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit
+from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit, TagCount
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_NOTES_STATE_FILE"
@@ -52,7 +52,7 @@ app = runner.new_app(
     "Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.",
     entity=Note,
     entity_name="note",  # schemas/note.schema.json
-    list_items=(NoteSummary, SearchHit),  # what list/due and search print per note
+    list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
     summary={"id": "{}", "title": "{}", "dueAt": "due {}"},
 )
 
@@ -223,6 +223,12 @@ def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
     return remove_one(
         store(), note_id, confirm=confirm, find=operations.find_note, remove=operations.remove_note
     )
+
+
+@app.command()
+def tags() -> Payload:
+    """Every tag in use with how many notes carry it: most used first, then by name."""
+    return list_payload(operations.tag_counts(store().load()))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -172,6 +173,41 @@ def _transition(timer_id: str, change: operations.Transition) -> Payload:
         operations.find_timer,
         lambda timer: change(timer, now=format_timestamp(instant)),
         shown=lambda timer: view(timer, to_ms(instant)),
+    )
+
+
+@app.command(mutates=True)
+def extend(
+    timer_id: TimerId,
+    duration: Annotated[str, typer.Argument(help="Time to add: 90s, 25m, 1h30m, PT25M.")],
+) -> Payload:
+    """Add time to a running or paused countdown; its due time moves later by that much."""
+    timer_id = inputs.check_timer_id(timer_id)
+    added = inputs.check_duration(duration, "DURATION")
+    now_ms = to_ms(now())
+    return change_one(
+        store(),
+        timer_id,
+        operations.find_timer,
+        partial(operations.extend_timer, duration_ms=added),
+        shown=lambda timer: view(timer, now_ms),
+    )
+
+
+@app.command(mutates=True)
+def rename(
+    timer_id: TimerId, label: Annotated[str, typer.Argument(help="The new label (one line).")]
+) -> Payload:
+    """Give a timer a new label, whatever its status."""
+    timer_id = inputs.check_timer_id(timer_id)
+    label = inputs.check_label(label)
+    now_ms = to_ms(now())
+    return change_one(
+        store(),
+        timer_id,
+        operations.find_timer,
+        partial(operations.rename_timer, label=label),
+        shown=lambda timer: view(timer, now_ms),
     )
 
 

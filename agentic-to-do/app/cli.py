@@ -26,6 +26,7 @@ import sys
 # vendored kit and the domain package, goes first on the import path, for the imports below.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+from datetime import tzinfo
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
@@ -34,16 +35,18 @@ from typing import Annotated
 import typer
 
 from agentic_kit import runner
+from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
 from agentic_kit.clock import now, timestamp
-from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
-from agentic_kit.envelope import Payload, item_payload, limited_payload
-from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound, check_due
+from agentic_kit.commands import Confirm, change_one, limit_option
+from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.errors import confirmation_required, validation_error
+from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
 from agentic_kit.search import check_query
-from agentic_kit.store import StateStore, resolve_state_path
+from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from agentic_kit.text import quoted
-from todo import inputs, operations
+from todo import inputs, operations, transfer
+from todo.envelopes import ENVELOPES
 from todo.models import Priority, Status, TodoItem, TodoState
 
 APP_DIR = Path(__file__).resolve().parent
@@ -54,10 +57,14 @@ app = runner.new_app(
     "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
     entity=TodoItem,
     entity_name="todo-item",  # schemas/todo-item.schema.json
+    envelopes=ENVELOPES,  # complete's `next`, export, import
     summary={"id": "{}", "status": "[{}]", "title": "{}", "dueAt": "due {}"},
 )
 
 ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]
+ItemIds = Annotated[
+    list[str], typer.Argument(metavar="ID", help="One or more ids such as td_0001; all or none.")
+]
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
 Repeat = Annotated[
     str | None, typer.Option(help="daily, weekly, monthly, yearly or every:<N>d; needs a due.")
@@ -96,6 +103,14 @@ STATUS_SELECTED: dict[StatusFilter, Status | None] = {
 
 def store() -> StateStore[TodoState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TodoState)
+
+
+def user_zone() -> tzinfo:
+    """The zone a repeating item's next due is computed in: its local wall-clock time is kept.
+    The one place the app names its user's zone; UTC until the kit says whose zone it is."""
+    from zoneinfo import ZoneInfo  # only `complete` needs it
+
+    return ZoneInfo("UTC")
 
 
 @app.command(mutates=True)
@@ -239,28 +254,87 @@ def update(
 
 
 @app.command(mutates=True)
-def complete(item_id: ItemId) -> Payload:
-    """Mark an item as completed. Completing it again changes nothing."""
-    item_id = inputs.check_item_id(item_id)
+def complete(item_ids: ItemIds) -> Payload:
+    """Mark items as completed; a repeating one makes its next. Completing again changes nothing."""
+    ids = checked_ids(item_ids, inputs.check_item_id)
     stamp = timestamp()
-    return change_one(store(), item_id, operations.find_item, partial(operations.complete_item, now=stamp))
+    zone = user_zone()
+    with store().transaction() as state:
+        items = find_all(state, ids, operations.find_item, "to-do")
+        made = operations.complete_items(state, items, now=stamp, zone=zone)
+    payload = answer(item_ids, items)
+    if made:  # the next items, beside the completed ones: `next` is one item, or a list for several ids
+        payload["next"] = made[0] if len(item_ids) == 1 else made
+    return payload
 
 
 @app.command(mutates=True)
-def reopen(item_id: ItemId) -> Payload:
-    """Mark a completed item as open again. Reopening an open item changes nothing."""
-    item_id = inputs.check_item_id(item_id)
+def reopen(item_ids: ItemIds) -> Payload:
+    """Mark completed items as open again. Reopening an open item changes nothing."""
+    ids = checked_ids(item_ids, inputs.check_item_id)
     stamp = timestamp()
-    return change_one(store(), item_id, operations.find_item, partial(operations.reopen_item, now=stamp))
+    return change_each(
+        store(),
+        item_ids,
+        ids,
+        operations.find_item,
+        noun="to-do",
+        change=partial(operations.reopen_item, now=stamp),
+    )
 
 
 @app.command(mutates=True, confirmation=True)
-def remove(item_id: ItemId, confirm: Confirm = False) -> Payload:
-    """Delete an item. The --confirm flag is required because the operation is destructive."""
-    item_id = inputs.check_item_id(item_id)
-    return remove_one(
-        store(), item_id, confirm=confirm, find=operations.find_item, remove=operations.remove_item
+def remove(item_ids: ItemIds, confirm: Confirm = False) -> Payload:
+    """Delete items. The --confirm flag is required because the operation is destructive."""
+    ids = checked_ids(item_ids, inputs.check_item_id)
+    return remove_each(
+        store(),
+        item_ids,
+        ids,
+        confirm=confirm,
+        find=operations.find_item,
+        noun="to-do",
+        remove=operations.remove_item,
     )
+
+
+@app.command(mutates=True, confirmation=True)
+def purge(
+    completed_before: Annotated[
+        str | None, typer.Option(help="Only items completed before this date or instant.")
+    ] = None,
+    confirm: Confirm = False,
+) -> Payload:
+    """Delete every completed item (or those completed before a date) in one write; needs --confirm."""
+    bound = check_bound("--completed-before", completed_before) if completed_before is not None else None
+    if not confirm:
+        store().load()  # a state that cannot be read says so before the confirmation is asked for
+        raise confirmation_required("purge")
+    with store().transaction() as state:
+        purged = operations.purge_items(state, bound)
+    return list_payload(purged)
+
+
+@app.command()
+def export() -> Payload:
+    """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
+    items = store().load().items
+    return {"schemaVersion": TodoState.SCHEMA_VERSION, **list_payload(items)}
+
+
+@app.command("import", mutates=True)
+def import_items(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Add the items of an export with new ids, all or none; answer with the mapping of ids."""
+    items = transfer.parse_export("--file", read_text_source("--file", file, max_bytes=MAX_STATE_BYTES))
+    with store().transaction() as state:
+        mapping = transfer.import_items(state, items)
+        added = state.items[len(state.items) - len(items) :]
+    return {**list_payload(added), "ids": mapping}
 
 
 if __name__ == "__main__":

@@ -141,6 +141,7 @@ class AgenticApp(typer.Typer):
     - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
       `<entity_name>.schema.json` (the name is given, never derived from the class name);
     - `list_items`: the models list commands print per item, when not the entity itself;
+    - `envelopes`: the app's own success shapes beyond an item and a list (closed TypedDicts);
     - `summary`: the fields --human shows of each item of a list, with their formats;
     - `traits`: each command's function and whether it changes state or needs confirmation.
 
@@ -154,6 +155,7 @@ class AgenticApp(typer.Typer):
         entity: type[BaseModel] | None = None,
         entity_name: str = "",
         list_items: tuple[type[BaseModel], ...] = (),
+        envelopes: tuple[Any, ...] = (),
         summary: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
@@ -167,6 +169,7 @@ class AgenticApp(typer.Typer):
         self.entity = entity
         self.entity_name = entity_name
         self.list_items = list_items
+        self.envelopes = envelopes
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
         self.traits: dict[str, CommandTraits] = {}
         self.command("describe")(self._describe)
@@ -207,12 +210,18 @@ def new_app(
     entity: type[BaseModel],
     entity_name: str,
     list_items: tuple[type[BaseModel], ...] = (),
+    envelopes: tuple[Any, ...] = (),
     summary: Mapping[str, str],
 ) -> AgenticApp:
     """An app's typer app, set up for the envelope (no rich panels, no completion, no pretty
     tracebacks), carrying its models and its --human summary (see AgenticApp)."""
     return AgenticApp(
-        help_text, entity=entity, entity_name=entity_name, list_items=list_items, summary=summary
+        help_text,
+        entity=entity,
+        entity_name=entity_name,
+        list_items=list_items,
+        envelopes=envelopes,
+        summary=summary,
     )
 
 

@@ -36,15 +36,8 @@ def test_the_to_do_frontmatter_is_the_reference_contract() -> None:
     )
     assert manifest.name == "Agentic To-Do"
     assert manifest.commands == [
-        "add",
-        "list",
-        "get",
-        "search",
-        "update",
-        "complete",
-        "reopen",
-        "remove",
-        "describe",
+        *("add", "list", "get", "search", "update", "complete", "reopen", "remove"),
+        *("purge", "export", "import", "describe"),
     ]
 
 
@@ -57,7 +50,9 @@ def test_frontmatter_has_the_suite_conventions(app: AppRunner) -> None:
     )
     assert manifest.entry.command == "python3 app/cli.py"
     assert manifest.scheduling == "supported"
-    assert manifest.confirmation_required == ["remove"]
+    # Every app confirms remove; the to-do also purge, which removes many at once.
+    expected = ["remove", "purge"] if manifest.slug == "agentic-to-do" else ["remove"]
+    assert manifest.confirmation_required == expected
     assert manifest.skills == [f"{manifest.slug}-usage"]
     assert ". " not in manifest.description  # one sentence
     assert len(manifest.description) <= 200

@@ -52,7 +52,7 @@ def test_each_app_carries_its_models_and_its_schema_names() -> None:
     }
     assert carried == {
         "agentic-to-do": ("TodoItem", "todo-item", []),
-        "agentic-notes": ("Note", "note", ["NoteSummary", "SearchHit"]),
+        "agentic-notes": ("Note", "note", ["NoteSummary", "SearchHit", "TagCount"]),
         "agentic-timer": ("TimerView", "timer-view", []),
     }
     for name, (_, entity_name, _) in carried.items():

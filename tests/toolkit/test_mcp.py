@@ -119,13 +119,13 @@ def test_a_write_then_a_read_on_each_package(tmp_path: Path, package: str) -> No
 def test_a_destructive_tool_runs_only_with_confirm(tmp_path: Path) -> None:
     async def scenario(session: ClientSession) -> None:
         await session.call_tool("agentic_to_do__add", {"title": "Keep me"})
-        refused = await session.call_tool("agentic_to_do__remove", {"id": "td_0001"})
+        refused = await session.call_tool("agentic_to_do__remove", {"id": ["td_0001"]})
         assert refused.is_error is True
         assert refused.structured_content is not None
         assert refused.structured_content["error"]["code"] == "CONFIRMATION_REQUIRED"
         still: Any = (await session.call_tool("agentic_to_do__list", {})).structured_content
         assert still["count"] == 1
-        removed = await session.call_tool("agentic_to_do__remove", {"id": "td_0001", "confirm": True})
+        removed = await session.call_tool("agentic_to_do__remove", {"id": ["td_0001"], "confirm": True})
         assert removed.is_error is not True
         gone: Any = (await session.call_tool("agentic_to_do__list", {})).structured_content
         assert gone["count"] == 0
@@ -631,7 +631,7 @@ def test_a_failing_call_s_text_carries_the_hint_and_names_the_tool_s_arguments(t
 
 def test_a_destructive_call_without_confirm_says_to_pass_confirm(tmp_path: Path) -> None:
     async def scenario(session: ClientSession) -> None:
-        refused = await session.call_tool("agentic_to_do__remove", {"id": "td_0001"})
+        refused = await session.call_tool("agentic_to_do__remove", {"id": ["td_0001"]})
         hint = 'Ask the user; if they agree, call the tool again with "confirm": true.'
         assert refused.structured_content is not None
         assert refused.structured_content["error"]["hint"] == hint

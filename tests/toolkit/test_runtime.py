@@ -328,6 +328,9 @@ def todo_list(changed: dict[str, object]) -> dict[str, object]:
             "createdAt": "2026-04-01T00:00:00.000Z",
             "updatedAt": "2026-04-01T00:00:00.000Z",
             "completedAt": None,
+            "tags": [],
+            "priority": None,
+            "repeat": None,
         }
         for i in range(1, 1001)
     ]

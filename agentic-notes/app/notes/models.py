@@ -73,6 +73,13 @@ class SearchHit(CamelModel):
     updated_at: StoredInstant = Field(description=_UPDATED)
 
 
+class TagCount(CamelModel):
+    """A tag in `tags`: the tag and how many notes carry it."""
+
+    tag: str = Field(description="A tag as notes keep it: lowercase, one word.")
+    count: int = Field(ge=1, description="How many notes carry it.")
+
+
 class NotesState(VersionedState):
     notes: list[Note] = Field(default_factory=list)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
 from agentic_kit.changes import apply_changes
@@ -11,7 +12,7 @@ from agentic_kit.search import excerpt, search, snippet
 from agentic_kit.tags import merged_tags
 
 from .inputs import check_body_size
-from .models import ID_PREFIX, Note, NotesState
+from .models import ID_PREFIX, Note, NotesState, TagCount
 
 
 def add_note(
@@ -120,3 +121,13 @@ def _shown(note: Note, text_field: str, text: str) -> dict[str, object]:
         "createdAt": note.created_at,
         "updatedAt": note.updated_at,
     }
+
+
+def tag_counts(state: NotesState) -> list[TagCount]:
+    """Every tag in use with how many notes carry it: the most used first (the ones to reuse),
+    ties by name, so the order never changes between two reads of the same state."""
+    counts = Counter(tag for note in state.notes for tag in note.tags)  # a note's tags are unique
+    return [
+        TagCount(tag=tag, count=count)
+        for tag, count in sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
+    ]

@@ -18,13 +18,13 @@ def check_label(label: str) -> str:
     return check_text("label", label, max_chars=LABEL_MAX_CHARS, single_line=True)
 
 
-def check_duration(text: str) -> int:
+def check_duration(text: str, name: str = "--duration") -> int:
     try:
         duration = parse_duration(text)
     except ValueError as error:
         hint = f"Write it {DURATION_FORMATS}."
-        raise validation_error(f"--duration {quoted(text)} {error}.", hint) from None
-    return _check_length(duration, f"--duration {quoted(text)}")
+        raise validation_error(f"{name} {quoted(text)} {error}.", hint) from None
+    return _check_length(duration, f"{name} {quoted(text)}")
 
 
 def duration_until(text: str, now: datetime) -> int:

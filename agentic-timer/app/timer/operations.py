@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from agentic_kit.errors import AppError, ErrorCode
+from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
 
-from .models import ID_PREFIX, Status, Timer, TimerState
+from .models import ID_PREFIX, MAX_DURATION_MS, Status, Timer, TimerState
 from .readings import due_ms, is_due, ms
 
 
@@ -105,3 +105,29 @@ def _check_clock(timer: Timer, action: str, now: str) -> None:
 def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
     hint = f"It is {timer.status}; {fix}." if fix else "A stopped timer is final; start a new one."
     return AppError(ErrorCode.CONFLICT, f"Cannot {action} timer {timer.id}: it is {timer.status}.", hint)
+
+
+def extend_timer(timer: Timer, *, duration_ms: int) -> None:
+    """Add time to a running or paused countdown: its due time moves later by that much. Its
+    updatedAt stays: it is when the timer last changed state (start, pause, resume, stop)."""
+    if timer.kind != "countdown" or timer.duration_ms is None:
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"Cannot extend timer {timer.id}: it is a stopwatch, which has no end to move.",
+            "Start a countdown with --duration instead.",
+        )
+    if timer.status == "stopped":
+        raise _conflict(timer, "extend", None)
+    total = timer.duration_ms + duration_ms
+    if total > MAX_DURATION_MS:
+        raise validation_error(
+            f"Extending timer {timer.id} by {duration_ms} ms would make it {total} ms long; a countdown "
+            f"is at most {MAX_DURATION_MS} ms (366 days).",
+            f"Extend it by {MAX_DURATION_MS - timer.duration_ms} ms at most, or start another timer.",
+        )
+    timer.duration_ms = total
+
+
+def rename_timer(timer: Timer, *, label: str) -> None:
+    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was."""
+    timer.label = label

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from agentic_kit.changes import apply_changes
-from agentic_kit.dates import deadline
+from agentic_kit.dates import deadline, format_timestamp
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search
 from agentic_kit.tags import merged_tags
 
 from .models import ID_PREFIX, Priority, Status, TodoItem, TodoState
+from .repeats import next_due
 
 
 def add_item(
@@ -168,6 +169,37 @@ def complete_item(item: TodoItem, *, now: str) -> None:
         apply_changes(item, {"status": "completed", "completed_at": now}, now)
 
 
+def complete_items(state: TodoState, items: Sequence[TodoItem], *, now: str, zone: tzinfo) -> list[TodoItem]:
+    """Complete each item; each repeating one that was open gets its next (a new open item, one
+    step of its rule later, added at the end). Returns the items made, in the order of the items
+    they follow. An item already completed makes none, so a retried call makes none."""
+    made = []
+    for item in items:
+        was_open = item.status == "open"
+        complete_item(item, now=now)
+        if was_open and item.repeat is not None:
+            made.append(_next_of(state, item, now=now, zone=zone))
+    return made
+
+
+def _next_of(state: TodoState, item: TodoItem, *, now: str, zone: tzinfo) -> TodoItem:
+    repeat = item.repeat
+    assert repeat is not None
+    following = TodoItem(
+        id=format_id(ID_PREFIX, state.take_id()),
+        title=item.title,
+        description=item.description,
+        due_at=next_due(item.due_at, repeat, zone) if item.due_at is not None else None,
+        created_at=now,
+        updated_at=now,
+        tags=list(item.tags),
+        priority=item.priority,
+        repeat=repeat,
+    )
+    state.items.append(following)
+    return following
+
+
 def reopen_item(item: TodoItem, *, now: str) -> None:
     """Reopening an open item changes nothing."""
     apply_changes(item, {"status": "open", "completed_at": None}, now)
@@ -176,3 +208,19 @@ def reopen_item(item: TodoItem, *, now: str) -> None:
 def remove_item(state: TodoState, item: TodoItem) -> None:
     # The ID counter is untouched, so the removed item's ID is never handed out again.
     state.items = [kept for kept in state.items if kept is not item]
+
+
+def purge_items(state: TodoState, completed_before: datetime | None) -> list[TodoItem]:
+    """Take out every completed item (completed strictly before the bound, when given), in one
+    change; the items taken, in creation order."""
+    bound = format_timestamp(completed_before) if completed_before is not None else None
+    purged = [
+        item
+        for item in state.items
+        if item.completed_at is not None and (bound is None or item.completed_at < bound)
+    ]
+    if purged:
+        # The ID counter is untouched, so no purged item's ID is handed out again.
+        taken = {id(item) for item in purged}
+        state.items = [item for item in state.items if id(item) not in taken]
+    return purged

@@ -1,0 +1,60 @@
+"""The to-do's own success shapes, beyond an item and a list: what `complete` answers when it made
+the next item of a repeating one, and what `export` and `import` answer. schemas/ describes them
+(`runner.new_app(envelopes=...)`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
+from .models import TodoItem
+
+_CLOSED = ConfigDict(extra="forbid")
+
+
+class CompletedWithNext(TypedDict):
+    """`complete ID` of a repeating item: the item completed, and `next`, the one it made."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: str
+    item: TodoItem
+    next: TodoItem
+
+
+class CompletedManyWithNext(TypedDict):
+    """`complete ID ID...`: the items completed, and `next`, those their repeats made, in order."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: str
+    count: int
+    items: list[TodoItem]
+    next: list[TodoItem]
+
+
+class Export(TypedDict):
+    """`export`: every item, and the format they are in."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: str
+    schemaVersion: int  # the JSON key
+    count: int
+    items: list[TodoItem]
+
+
+class Imported(TypedDict):
+    """`import`: the items added, and `ids`, each exported id to the new id it was given."""
+
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: str
+    count: int
+    items: list[TodoItem]
+    ids: dict[str, str]
+
+
+ENVELOPES = (CompletedWithNext, CompletedManyWithNext, Export, Imported)
