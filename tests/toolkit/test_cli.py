@@ -32,7 +32,7 @@ def test_catalog_lists_the_suite_packages_from_their_frontmatter(
         "ok",
         "bundled",
         "supported",
-        ["remove"],
+        ["remove", "purge"],
     )
 
 
