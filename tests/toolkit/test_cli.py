@@ -322,6 +322,6 @@ def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
     )
     assert as_text.returncode == 13
     assert as_text.stdout.startswith(
-        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 errors, 1 warnings)\n  error"
+        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 error, 1 warning)\n  error"
     )
     assert "skills.resolve" in as_text.stdout

@@ -139,7 +139,7 @@ def test_human_output_lists_each_failed_step_and_its_differences(tmp_path: Path)
     assert out.getvalue() == (
         f"FAIL  {path}  step 1 of 2: add a\n"
         '  envelope.item.title: expected "b", got "a"\n'
-        "0 of 1 scenarios passed.\n"
+        "0 of 1 scenario passed.\n"
     )
 
 
