@@ -321,7 +321,5 @@ def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
         [script, "check", str(FIXTURES / "unresolved-skill"), "--human"], capture_output=True, text=True
     )
     assert as_text.returncode == 13
-    assert as_text.stdout.startswith(
-        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 error, 1 warning)\n  error"
-    )
+    assert as_text.stdout.startswith(f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 error, 1 warning)\n  error")
     assert "skills.resolve" in as_text.stdout
