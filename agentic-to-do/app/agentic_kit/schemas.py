@@ -72,7 +72,7 @@ def envelope_schemas(
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
     item_envelopes = [ItemEnvelope[model] for model in item_models]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    success: Any = Union[  # type: ignore[valid-type]
+    success: Any = Union[
         ItemEnvelope[entity_model], *item_envelopes, describe_envelope, *list_envelopes, HelpEnvelope  # type: ignore[valid-type]
     ]
     schemas = {
