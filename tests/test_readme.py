@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any, cast
 
@@ -113,3 +114,14 @@ def test_the_demo_starts_fresh_every_time_it_runs(tmp_path: Path) -> None:
         added, listed = session.printed
         assert added["item"]["id"] == "td_0001"  # ids start over: the old state is gone
         assert (listed["count"], [item["title"] for item in listed["items"]]) == (1, ["Write the docs"])
+
+
+def test_the_line_that_puts_agentapps_on_path_installs_the_command_and_the_test_extra() -> None:
+    section = readme_section("The toolkit: `agentapps`")
+    [line] = [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)]
+    assert "\n" not in line
+    assert line.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert line.endswith("python3 -m pip install --quiet -e '.[test]'")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["agentapps"] == "agentapps.cli:main"  # what the install puts on PATH
+    assert any(requirement.startswith("pytest") for requirement in project["optional-dependencies"]["test"])
