@@ -51,6 +51,7 @@ app = runner.new_app(
     entity=Note,
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit),  # what list/due and search print per note
+    item_models=(NoteSummary,),  # what every write prints: the note as list shows it, no body
     summary={"id": "{}", "title": "{}", "dueAt": "due {}"},
 )
 
@@ -79,7 +80,7 @@ def add(
     tag: Tags = None,
     due_at: DueAt = None,
 ) -> Payload:
-    """Create a note."""
+    """Create a note; answers with it as list shows it (an excerpt, not the body)."""
     title = inputs.check_title(title)
     text = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
     tags = inputs.normalise_tags(tag or [])
@@ -87,7 +88,8 @@ def add(
     stamp = timestamp()
     with store().transaction() as state:
         note = operations.add_note(state, title=title, body=text or "", tags=tags, due_at=due, now=stamp)
-    return item_payload(note)
+        shown = operations.summarise(note)
+    return item_payload(shown)
 
 
 @app.command("list")
@@ -117,7 +119,7 @@ def update(
     due_at: DueAt = None,
     clear_due_at: Annotated[bool, typer.Option("--clear-due-at", help="Remove the follow-up date.")] = False,
 ) -> Payload:
-    """Replace the title, the body or the follow-up date."""
+    """Replace the title, the body or the follow-up date; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if due_at is not None and clear_due_at:
         raise validation_error("Give --due-at or --clear-due-at, not both.")
@@ -137,6 +139,7 @@ def update(
         lambda note: operations.update_note(
             note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
         ),
+        shown=operations.summarise,
     )
 
 
@@ -149,7 +152,7 @@ def append(
         typer.Option(parser=file_path, metavar="PATH", help="Read the text from a file; - for stdin."),
     ] = None,
 ) -> Payload:
-    """Add text to the end of the body, on a new line."""
+    """Add text to the end of the body, on a new line; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if (text is None) == (text_file is None):
         raise validation_error("Give the text to append, or --text-file, (exactly one).")
@@ -159,7 +162,11 @@ def append(
         raise validation_error("The text to append is empty.")
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.append_text, text=text, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.append_text, text=text, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -167,12 +174,16 @@ def append(
 def tag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to add.")]
 ) -> Payload:
-    """Add tags (lowercased, trimmed; kept unique and sorted)."""
+    """Add tags (lowercased, trimmed; kept unique and sorted); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = inputs.normalise_tags(tags)
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.add_tags, tags=clean, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.add_tags, tags=clean, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -180,12 +191,16 @@ def tag(
 def untag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to remove.")]
 ) -> Payload:
-    """Remove tags; a tag the note does not carry is ignored."""
+    """Remove tags (one the note does not carry is ignored); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = inputs.normalise_tags(tags)
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.remove_tags, tags=clean, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.remove_tags, tags=clean, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -216,10 +231,16 @@ def due(
 
 @app.command(mutates=True, confirmation=True)
 def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
-    """Delete a note. The --confirm flag is required because the operation is destructive."""
+    """Delete a note; answers with it as list showed it. The --confirm flag is required because the
+    operation is destructive."""
     note_id = inputs.check_note_id(note_id)
     return remove_one(
-        store(), note_id, confirm=confirm, find=operations.find_note, remove=operations.remove_note
+        store(),
+        note_id,
+        confirm=confirm,
+        find=operations.find_note,
+        remove=operations.remove_note,
+        shown=operations.summarise,
     )
 
 

@@ -52,6 +52,8 @@ app = runner.new_app(
     entity=TimerView,  # a timer as read at the moment of the command
     entity_name="timer-view",  # schemas/timer-view.schema.json
     summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
+    # --human reads these as durations (`elapsed  8m 23s`), not as counts of milliseconds.
+    durations={"durationMs": "duration", "elapsedMs": "elapsed", "remainingMs": "remaining"},
 )
 
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]

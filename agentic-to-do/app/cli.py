@@ -33,7 +33,7 @@ from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
+from agentic_kit import excerpts, runner
 from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload
@@ -96,6 +96,14 @@ def list_items(
     due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
     limit: Annotated[int | None, limit_option("items")] = None,
+    excerpt: Annotated[
+        bool,
+        typer.Option(
+            "--excerpt",
+            help=f"Cut each description to an excerpt of {excerpts.EXCERPT_CHARS} characters, whitespace "
+            "collapsed, … when cut: a long list stays small.",
+        ),
+    ] = False,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
@@ -105,6 +113,10 @@ def list_items(
         due_before=bound,
         overdue_at=now() if overdue else None,
     )
+    if excerpt:
+        selected = [
+            item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in selected
+        ]
     return limited_payload(selected, limit)
 
 

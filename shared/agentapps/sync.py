@@ -96,7 +96,8 @@ def expected_schemas(package: Path) -> dict[Path, bytes]:
 
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     """Schemas built from what the package's app carries (the entry script's `app`, made by the
-    kit's `runner.new_app`): its entity model and name, and its list commands' item models."""
+    kit's `runner.new_app`): its entity model and name, the other models its item commands print,
+    and its list commands' item models."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
     from agentic_kit.schemas import envelope_schemas
 
@@ -104,7 +105,9 @@ def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     if app.entity is None or not app.entity_name:
         raise ValueError("its app names no entity: give `entity=` and `entity_name=` to runner.new_app")
     commands = sorted(getattr(get_command(app), "commands", {}))
-    return envelope_schemas(app.entity, app.entity_name, commands, app.list_items)
+    # An app made by an older kit carries no item_models.
+    item_models = getattr(app, "item_models", ())
+    return envelope_schemas(app.entity, app.entity_name, commands, app.list_items, item_models)
 
 
 def package_app(package: Path) -> AgenticApp:

@@ -61,15 +61,20 @@ def envelope_schemas(
     entity_name: str,
     commands: list[str],
     list_item_models: tuple[type[BaseModel], ...] = (),
+    item_models: tuple[type[BaseModel], ...] = (),
 ) -> dict[str, dict[str, Any]]:
     """File name → schema, for the app's schemas/ folder.
 
     `list_item_models` are the shapes list commands print, when they are not the entity itself
-    (a summary instead of the whole note, say).
+    (a summary instead of the whole note, say); `item_models` the other shapes item commands
+    print besides the entity (a write that answers with that summary).
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
+    item_envelopes = [ItemEnvelope[model] for model in item_models]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    success: Any = Union[ItemEnvelope[entity_model], describe_envelope, *list_envelopes, HelpEnvelope]  # type: ignore[valid-type]
+    success: Any = Union[
+        ItemEnvelope[entity_model], *item_envelopes, describe_envelope, *list_envelopes, HelpEnvelope  # type: ignore[valid-type]
+    ]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),

@@ -40,7 +40,8 @@ def test_append_reads_a_text_file(notes: AppRunner, tmp_path: Path) -> None:
     source = tmp_path / "more.txt"
     source.write_bytes(b"more\r\n")
     assert notes.run("add", "t", "--body", "start").ok
-    assert notes.run("append", "nt_0001", "--text-file", str(source)).item["body"] == "start\nmore\r\n"
+    assert notes.run("append", "nt_0001", "--text-file", str(source)).ok
+    assert notes.run("get", "nt_0001").item["body"] == "start\nmore\r\n"
 
 
 @pytest.mark.parametrize(

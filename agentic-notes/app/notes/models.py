@@ -45,7 +45,7 @@ Tags = Annotated[
 
 
 class Note(CamelModel):
-    """One whole note, as add, get, update, append, tag, untag and remove return it."""
+    """One whole note, as get returns it (every write answers with a NoteSummary of it)."""
 
     id: NoteId
     title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters, trimmed.")
@@ -57,7 +57,7 @@ class Note(CamelModel):
 
 
 class NoteSummary(CamelModel):
-    """A note in `list` and `due`: the body shortened to an excerpt."""
+    """A note in `list` and `due`, and as every write answers with it: the body shortened to an excerpt."""
 
     id: NoteId
     title: Title

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from agentic_kit import excerpts
+
 from .models import EXCERPT_CHARS, SNIPPET_CHARS, Note
 
 # How much of the snippet comes before the match: enough to read it in context.
 _LEAD_CHARS = 40
-_WORD = re.compile(r"\S+")
-_COLLAPSIBLE = re.compile(r"\s\s|[^\S ]")  # a run of whitespace, or any but a plain space
 
 
 def search(notes: Iterable[Note], terms: list[str]) -> list[tuple[Note, str]]:
@@ -47,16 +47,4 @@ def snippet(body: str, patterns: list[re.Pattern[str]]) -> str:
 
 def excerpt(body: str) -> str:
     """The body with its whitespace collapsed, cut to EXCERPT_CHARS characters; … when cut."""
-    head = body[:EXCERPT_CHARS]
-    if _COLLAPSIBLE.search(head) is None and not head.startswith(" "):
-        # Nothing to collapse in the part shown: the common case, and a list shows thousands.
-        rest = body[EXCERPT_CHARS:]
-        return head.rstrip(" ") if not rest or rest.isspace() else head.rstrip() + "…"
-    words: list[str] = []
-    length = -1
-    for match in _WORD.finditer(body):  # lazily: a 1 MiB body costs no more than a short one
-        words.append(match.group())
-        length += len(words[-1]) + 1
-        if length > EXCERPT_CHARS:
-            return " ".join(words)[:EXCERPT_CHARS].rstrip() + "…"
-    return " ".join(words)
+    return excerpts.excerpt(body, EXCERPT_CHARS)

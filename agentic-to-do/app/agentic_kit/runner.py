@@ -140,8 +140,12 @@ class AgenticApp(typer.Typer):
 
     - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
       `<entity_name>.schema.json` (the name is given, never derived from the class name);
+    - `item_models`: other models an item command may print instead (a shorter view of the entity,
+      as notes' writes print a note without its body);
     - `list_items`: the models list commands print per item, when not the entity itself;
     - `summary`: the fields --human shows of each item of a list, with their formats;
+    - `durations`: the fields that hold milliseconds, each with the label --human shows it by (as
+      a duration: `8m 23s`);
     - `traits`: each command's function and whether it changes state or needs confirmation.
 
     Every AgenticApp has `describe`, which reports its commands as data.
@@ -155,6 +159,8 @@ class AgenticApp(typer.Typer):
         entity_name: str = "",
         list_items: tuple[type[BaseModel], ...] = (),
         summary: Mapping[str, str] | None = None,
+        item_models: tuple[type[BaseModel], ...] = (),
+        durations: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             help=help_text,
@@ -167,7 +173,9 @@ class AgenticApp(typer.Typer):
         self.entity = entity
         self.entity_name = entity_name
         self.list_items = list_items
+        self.item_models = item_models
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
+        self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
         self.command("describe")(self._describe)
 
@@ -192,7 +200,7 @@ class AgenticApp(typer.Typer):
 
     def render_human(self, envelope: Envelope) -> str:
         """The envelope as --human prints it."""
-        return human.render(envelope, self.summary)
+        return human.render(envelope, self.summary, self.durations)
 
     def _describe(self) -> Payload:
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
@@ -208,11 +216,19 @@ def new_app(
     entity_name: str,
     list_items: tuple[type[BaseModel], ...] = (),
     summary: Mapping[str, str],
+    item_models: tuple[type[BaseModel], ...] = (),
+    durations: Mapping[str, str] | None = None,
 ) -> AgenticApp:
     """An app's typer app, set up for the envelope (no rich panels, no completion, no pretty
     tracebacks), carrying its models and its --human summary (see AgenticApp)."""
     return AgenticApp(
-        help_text, entity=entity, entity_name=entity_name, list_items=list_items, summary=summary
+        help_text,
+        entity=entity,
+        entity_name=entity_name,
+        list_items=list_items,
+        summary=summary,
+        item_models=item_models,
+        durations=durations,
     )
 
 
