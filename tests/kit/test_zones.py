@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -15,7 +14,7 @@ from agentic_kit.errors import AppError, ErrorCode
 
 
 @pytest.fixture(autouse=True)
-def zone_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+def zone_settings(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     monkeypatch.delenv("AGENTIC_TZ", raising=False)
     monkeypatch.delenv("TZ", raising=False)
     return monkeypatch
