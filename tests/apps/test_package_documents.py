@@ -18,7 +18,7 @@ from agentic_kit.errors import EXIT_STATUS
 from tests.packages import AppFacts
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
-KIT_VARIABLES = {"AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW"}
+KIT_VARIABLES = {"AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW", "AGENTIC_TZ"}
 
 
 def cli_commands(app: AppRunner) -> list[str]:
@@ -35,7 +35,17 @@ def test_the_to_do_frontmatter_is_the_reference_contract() -> None:
         "agentic-to-do",
     )
     assert manifest.name == "Agentic To-Do"
-    assert manifest.commands == ["add", "list", "get", "update", "complete", "reopen", "remove", "describe"]
+    assert manifest.commands == [
+        "add",
+        "list",
+        "due",
+        "get",
+        "update",
+        "complete",
+        "reopen",
+        "remove",
+        "describe",
+    ]
 
 
 def test_frontmatter_has_the_suite_conventions(app: AppRunner) -> None:
