@@ -98,3 +98,27 @@ def test_human_text_shows_an_instant_in_the_user_s_zone(zone_settings: pytest.Mo
     )  # cannot go west of year 1
     zone_settings.setenv("AGENTIC_TZ", "UTC")
     assert zones.shown(datetime(2026, 4, 1, tzinfo=UTC)) == "2026-04-01 00:00:00 +00:00"
+
+
+def test_human_text_of_an_envelope_shows_its_instants_in_the_user_s_zone(
+    zone_settings: pytest.MonkeyPatch,
+) -> None:
+    from agentic_kit.human import render
+
+    zone_settings.setenv("AGENTIC_TZ", "America/New_York")
+    item = {"id": "td_0001", "dueAt": "2026-11-30", "createdAt": "2026-12-01T01:00:00.000Z"}
+    assert render({"ok": True, "command": "get", "item": item}, {}).splitlines() == [
+        "id         td_0001",
+        "dueAt      2026-11-30",  # a date stays the date given
+        "createdAt  2026-11-30 20:00:00 -05:00",
+    ]
+    listed = {
+        "ok": True,
+        "command": "list",
+        "count": 1,
+        "items": [{**item, "dueAt": "2026-12-01T01:00:00.000Z"}],
+    }
+    assert (
+        render(listed, {"id": "{}", "dueAt": "due {}"}).splitlines()[0]
+        == "td_0001  due 2026-11-30 20:00:00 -05:00"
+    )
