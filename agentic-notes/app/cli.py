@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic Notes: persistent notes agents can search, tag and schedule for follow-up.
 
@@ -35,9 +35,10 @@ import typer
 from agentic_kit import runner
 from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
-from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
+from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
+from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from notes import inputs, operations
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit
@@ -92,14 +93,35 @@ def add(
     return item_payload(shown)
 
 
+Sort = Annotated[SortKey | None, sort_option("newest first")]
+DueBefore = Annotated[
+    str | None,
+    typer.Option(help="Only notes whose follow-up comes before this date (a date: before its day)."),
+]
+DueAfter = Annotated[
+    str | None,
+    typer.Option(help="Only notes whose follow-up comes after this date (a date: from the next day)."),
+]
+
+
 @app.command("list")
-def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) -> Payload:
+def list_notes(
+    tag: Tags = None,
+    due_before: DueBefore = None,
+    due_after: DueAfter = None,
+    sort: Sort = None,
+    limit: Limit = None,
+) -> Payload:
     """List notes newest first, with an excerpt of each body; filter by tags (all must match)."""
     tags = inputs.normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
-    notes = operations.newest_first(store().load(), tags)
+    after = check_after_bound("--due-after", due_after) if due_after is not None else None
+    notes = operations.tagged(store().load(), tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
+    if after is not None:
+        notes = [note for note in notes if operations.follow_up_after(note, after)]
+    notes = _sorted(notes, sort) if sort is not None else notes[::-1]
     return limited_payload([operations.summarise(note) for note in notes], limit)
 
 
@@ -219,14 +241,24 @@ def search(
 
 @app.command()
 def due(
-    before: Annotated[str | None, typer.Option(help="Follow-ups before this date instead of now.")] = None,
+    before: Annotated[
+        str | None, typer.Option(help="Notes due before this date or instant instead of by now.")
+    ] = None,
+    sort: Sort = None,
+    limit: Limit = None,
 ) -> Payload:
-    """Notes whose follow-up date has come, oldest first."""
+    """Notes whose follow-up has come (a date: from the start of its day), soonest first."""
     if before is not None:
         notes = operations.due_notes(store().load(), check_bound("--before", before), inclusive=False)
     else:
         notes = operations.due_notes(store().load(), now(), inclusive=True)
-    return list_payload([operations.summarise(note) for note in notes])
+    return limited_payload(
+        [operations.summarise(note) for note in _sorted(notes, sort or SortKey.due)], limit
+    )
+
+
+def _sorted(notes: list[Note], key: str) -> list[Note]:
+    return sort_items(notes, key, due=operations.follow_up_moment, updated=lambda note: note.updated_at)
 
 
 @app.command(mutates=True, confirmation=True)

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic To-Do: a persistent to-do list operated through a JSON-first CLI.
 
@@ -38,7 +38,8 @@ from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound, check_due
+from agentic_kit.inputs import check_after_bound, check_bound, check_due
+from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from todo import inputs, operations
 from todo.models import Status, TodoItem, TodoState
@@ -90,12 +91,22 @@ def add(
     return item_payload(item)
 
 
+Sort = Annotated[SortKey | None, sort_option("creation order")]
+Limit = Annotated[int | None, limit_option("items")]
+
+
 @app.command("list")
 def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
-    due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
+    due_before: Annotated[
+        str | None, typer.Option(help="Only items due before this date (a date: before its day).")
+    ] = None,
+    due_after: Annotated[
+        str | None, typer.Option(help="Only items due after this date (a date: from the next day).")
+    ] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
-    limit: Annotated[int | None, limit_option("items")] = None,
+    sort: Sort = None,
+    limit: Limit = None,
     excerpt: Annotated[
         bool,
         typer.Option(
@@ -107,17 +118,39 @@ def list_items(
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
+    after = check_after_bound("--due-after", due_after) if due_after is not None else None
     selected = operations.select_items(
         store().load(),
         status=STATUS_SELECTED[status],
         due_before=bound,
+        due_after=after,
         overdue_at=now() if overdue else None,
     )
     if excerpt:
         selected = [
             item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in selected
         ]
-    return limited_payload(selected, limit)
+    return limited_payload(_sorted(selected, sort or SortKey.created), limit)
+
+
+@app.command()
+def due(
+    before: Annotated[
+        str | None, typer.Option(help="Items due before this date or instant instead of by now.")
+    ] = None,
+    sort: Sort = None,
+    limit: Limit = None,
+) -> Payload:
+    """Open items whose due has come (a date: from the start of its day), soonest first."""
+    if before is not None:
+        come = operations.due_items(store().load(), check_bound("--before", before), inclusive=False)
+    else:
+        come = operations.due_items(store().load(), now(), inclusive=True)
+    return limited_payload(_sorted(come, sort or SortKey.due), limit)
+
+
+def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
+    return sort_items(items, key, due=operations.due_moment, updated=lambda item: item.updated_at)
 
 
 @app.command()

@@ -37,6 +37,7 @@ from .environment import package_environment, without_agentic
 from .output import Invocation, Problem, check_output
 from .package import Package
 from .runtime import invoke
+from .scenarios import PINNED_ZONE, ZONE_ENV
 from .sync import package_app
 
 
@@ -82,7 +83,8 @@ class AppRunner:
     def __init__(self, package_dir: Path, state_dir: Path) -> None:
         self.package = Package(package_dir)
         self.state_dir = state_dir
-        self.env: dict[str, str] = {"AGENTIC_STATE_DIR": str(state_dir)}
+        # The zone is pinned like the state folder, so no test depends on the machine's own.
+        self.env: dict[str, str] = {"AGENTIC_STATE_DIR": str(state_dir), ZONE_ENV: PINNED_ZONE}
 
     def state_file(self, name: str) -> Path:
         return self.state_dir / name

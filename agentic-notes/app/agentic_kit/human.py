@@ -8,7 +8,8 @@ pictographs, which makes one emoji of them (👩‍💻); and a value of several
 its field, so none of its lines can read as another field. Values other than text are shown as
 JSON shows them (true, null, ["a,b", "c"]), so none is ambiguous. A count agrees with its noun
 (`1 item`, `2 items`), and a field the app names as a duration in milliseconds is shown by its
-label and read as one (`elapsedMs 503901` is `elapsed  8m 23s`).
+label and read as one (`elapsedMs 503901` is `elapsed  8m 23s`). An instant (a stored timestamp)
+is shown as the user's clock reads it, in the user's zone (zones.py): 2026-11-30 20:00:00 -05:00.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
+from . import zones
+from .dates import STORED_INSTANT_PATTERN
 from .envelope import Envelope
 from .text import LAYOUT_CONTROLS
 
@@ -36,6 +40,7 @@ _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE
 # before the joiner may stand the emoji variation selector.
 _PICTOGRAPH = re.compile(r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 _JOINER = "\u200d"
+_INSTANT = re.compile(STORED_INSTANT_PATTERN)
 
 
 def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[str, str] | None = None) -> str:
@@ -110,7 +115,7 @@ def _summary(item: Mapping[str, Any], fields: Mapping[str, str], durations: Mapp
         if value in (None, ""):
             continue
         _, value = _field(field, value, durations)
-        parts.append(shown.format(safe(str(value)).replace("\n", " ")))  # a summary stays on one line
+        parts.append(shown.format(safe(_local(str(value))).replace("\n", " ")))  # a summary stays on one line
     return "  ".join(parts)
 
 
@@ -132,11 +137,16 @@ def _plain(value: Any) -> str:
     """Text as it is; anything else as JSON writes it: true, null, 3, ["a,b", "c"], and an object
     or a list of them over several lines."""
     if isinstance(value, str):
-        return safe(value)
+        return safe(_local(value))
     nested = isinstance(value, dict | list) and any(
         isinstance(part, dict | list) for part in (value.values() if isinstance(value, dict) else value)
     )
     return safe(json.dumps(value, ensure_ascii=False, indent=2 if nested else None))
+
+
+def _local(text: str) -> str:
+    """A stored instant in the user's zone; any other text as it is."""
+    return zones.shown(datetime.fromisoformat(text)) if _INSTANT.match(text) else text
 
 
 def safe(text: str) -> str:

@@ -18,6 +18,21 @@ def check_label(label: str) -> str:
     return check_text("label", label, max_chars=LABEL_MAX_CHARS, single_line=True)
 
 
+def check_not_a_duration(label: str) -> None:
+    """`start 25m` with neither --duration nor --stopwatch: the label reads as a duration, so the
+    caller most likely meant a countdown; a stopwatch labelled "25m" is made only on purpose."""
+    try:
+        parse_duration(label)
+    except ValueError:
+        return
+    raise validation_error(
+        f"The label {quoted(label)} reads as a duration, but start was given neither --duration "
+        "nor --stopwatch.",
+        f"For a countdown give --duration {label} (start --duration {label} LABEL); to keep "
+        f"{quoted(label)} as a stopwatch's label, add --stopwatch.",
+    )
+
+
 def check_duration(text: str) -> int:
     try:
         duration = parse_duration(text)

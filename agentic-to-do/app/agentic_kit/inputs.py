@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from .dates import DUE_FORMATS, OutOfRange, parse_bound, parse_due
+from .dates import DUE_FORMATS, OutOfRange, parse_after_bound, parse_bound, parse_due
 from .errors import AppError, validation_error
 from .text import NOT_ONE_LINE, printable, quoted
 
@@ -56,9 +56,19 @@ def check_due(option: str, value: str) -> str:
 
 
 def check_bound(option: str, value: str) -> datetime:
-    """A date or instant used as a bound, as a UTC instant (see dates.parse_bound)."""
+    """A date or instant used as a bound, as a UTC instant: a date is the start of its day in
+    the user's zone (see dates.parse_bound)."""
     try:
         return parse_bound(value)
+    except ValueError as error:
+        raise _bad_date(option, value, error) from None
+
+
+def check_after_bound(option: str, value: str) -> datetime:
+    """A date or instant used as an "after" bound, as a UTC instant: a date is the end of its day
+    in the user's zone (see dates.parse_after_bound)."""
+    try:
+        return parse_after_bound(value)
     except ValueError as error:
         raise _bad_date(option, value, error) from None
 
