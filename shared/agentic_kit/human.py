@@ -48,6 +48,8 @@ def render(envelope: Envelope, summary: Mapping[str, str]) -> str:
         return "\n".join(lines)
     if "help" in envelope:
         return safe(str(envelope["help"]).rstrip())
+    if "version" in envelope:
+        return safe(str(envelope["version"]))
     if "items" in envelope:
         shown = f"{envelope['count']} of {envelope['total']}" if "total" in envelope else None
         lines = [_summary(item, summary) for item in envelope["items"]]

@@ -8,14 +8,14 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-import typer
-
 from .dates import DUE_FORMATS, OutOfRange, parse_bound, parse_due
 from .errors import AppError, validation_error
+from .hints import BadValue
 from .text import NOT_ONE_LINE, printable, quoted
 
 STDIN_PATH = "-"
 MAX_COUNT_DIGITS = 4000  # below Python's 4300-digit limit for turning text into an int
+_COUNT_HINT = "Give a whole number of 0 or more in ASCII digits, such as 20."
 
 
 def check_text(
@@ -126,11 +126,11 @@ def count(value: str | int) -> int:
     if isinstance(value, int):
         return value
     if not (value.isascii() and value.isdigit()):
-        raise typer.BadParameter(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).")
+        raise BadValue(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).", _COUNT_HINT)
     digits = value.lstrip("0") or "0"
     if len(digits) > MAX_COUNT_DIGITS:  # past Python's own limit for int(); no count needs them
-        raise typer.BadParameter(
-            f"{quoted(value)} has {len(digits)} digits; a count has at most {MAX_COUNT_DIGITS}."
+        raise BadValue(
+            f"{quoted(value)} has {len(digits)} digits; a count has at most {MAX_COUNT_DIGITS}.", _COUNT_HINT
         )
     return int(digits)
 

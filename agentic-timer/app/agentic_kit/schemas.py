@@ -42,6 +42,13 @@ class HelpEnvelope(TypedDict):
     help: str
 
 
+class VersionEnvelope(TypedDict):
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: None
+    version: str
+
+
 class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
@@ -69,7 +76,9 @@ def envelope_schemas(
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    success: Any = Union[ItemEnvelope[entity_model], describe_envelope, *list_envelopes, HelpEnvelope]  # type: ignore[valid-type]
+    success: Any = Union[
+        ItemEnvelope[entity_model], describe_envelope, *list_envelopes, HelpEnvelope, VersionEnvelope
+    ]  # type: ignore[valid-type]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),
