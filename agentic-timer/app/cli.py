@@ -88,7 +88,10 @@ def start(
     instant = now()
     label = inputs.check_label(label)
     if duration is not None and due_at is not None:
-        raise validation_error("Give --duration or --due-at, not both.")
+        raise validation_error(
+            "Give --duration or --due-at, not both.",
+            "A countdown takes its length (--duration 25m) or its end (--due-at); a stopwatch neither.",
+        )
     length = inputs.check_duration(duration) if duration is not None else None
     if due_at is not None:
         length = inputs.duration_until(due_at, instant)
