@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from agentapps.harness import in_process_runtime
-from agentapps.replay import replay
 from agentapps.output import Invocation
+from agentapps.replay import replay
 from agentapps.scenarios import load_scenario
 from tests.packages import PACKAGES, SUITE
 from tests.scenarios.test_scenario_coverage import NOT_DATA, documented_codes
