@@ -40,7 +40,7 @@ def check_text(
             further = f"; put further lines or tabs in {longer_text}" if longer_text else ""
             raise validation_error(
                 f"{field} must be one line, without control, line-separator or bidi-control characters.",
-                f"Give {field} as one line of plain text{further}.",
+                f"Give the {field} as one line of plain text{further}.",
             )
     if required and not value.strip():
         raise validation_error(
