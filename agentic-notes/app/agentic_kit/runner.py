@@ -514,7 +514,9 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
             command, given, options, takes_argument and command is not None, app_options=[VERSION_FLAG]
         )
     if isinstance(error, BadOptionUsage):
-        taken = next((param for param in params if error.option_name in getattr(param, "opts", ())), None)
+        taken: Any = next(
+            (param for param in params if error.option_name in getattr(param, "opts", ())), None
+        )
         if taken is not None and taken.is_flag:
             return hints.flag_with_value(error.option_name)
         if taken is not None and command is not None:

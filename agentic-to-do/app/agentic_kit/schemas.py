@@ -76,9 +76,8 @@ def envelope_schemas(
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    success: Any = Union[
-        ItemEnvelope[entity_model], describe_envelope, *list_envelopes, HelpEnvelope, VersionEnvelope
-    ]  # type: ignore[valid-type]
+    entity_envelope: Any = ItemEnvelope[entity_model]  # type: ignore[valid-type]
+    success: Any = Union[entity_envelope, describe_envelope, *list_envelopes, HelpEnvelope, VersionEnvelope]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),
