@@ -144,7 +144,10 @@ def update(
     """Replace the title, the body or the follow-up date; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if due_at is not None and clear_due_at:
-        raise validation_error("Give --due-at or --clear-due-at, not both.")
+        raise validation_error(
+            "Give --due-at or --clear-due-at, not both.",
+            "Give --due-at to set the date, --clear-due-at to remove it.",
+        )
     new_title = inputs.check_title(title) if title is not None else None
     new_body = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
     new_due = check_due("--due-at", due_at) if due_at is not None else None
@@ -177,11 +180,14 @@ def append(
     """Add text to the end of the body, on a new line; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if (text is None) == (text_file is None):
-        raise validation_error("Give the text to append, or --text-file, (exactly one).")
+        raise validation_error(
+            "Give the text to append, or --text-file, (exactly one).",
+            'Give the text as one argument (`append ID "more text"`), or --text-file PATH (- for stdin).',
+        )
     if text_file is not None:
         text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
     if not text:
-        raise validation_error("The text to append is empty.")
+        raise validation_error("The text to append is empty.", "Give at least one character to add.")
     stamp = timestamp()
     return change_one(
         store(),

@@ -95,7 +95,10 @@ def start(
     instant = now()
     label = inputs.check_label(label)
     if duration is not None and due_at is not None:
-        raise validation_error("Give --duration or --due-at, not both.")
+        raise validation_error(
+            "Give --duration or --due-at, not both.",
+            "A countdown takes its length (--duration 25m) or its end (--due-at); a stopwatch neither.",
+        )
     if stopwatch and (duration is not None or due_at is not None):
         raise validation_error(
             "Give --stopwatch, or --duration or --due-at, not both.",

@@ -176,7 +176,10 @@ def update(
             "Give --title, --description, --due-at or --clear-due-at.",
         )
     if due_at is not None and clear_due_at:
-        raise validation_error("Give --due-at or --clear-due-at, not both.")
+        raise validation_error(
+            "Give --due-at or --clear-due-at, not both.",
+            "Give --due-at to set the date, --clear-due-at to remove it.",
+        )
     new_title = inputs.check_title(title) if title is not None else None
     new_description = inputs.check_description(description) if description is not None else None
     new_due = check_due("--due-at", due_at) if due_at is not None else None

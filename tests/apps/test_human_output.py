@@ -164,10 +164,13 @@ def test_describe_as_text_shows_its_commands_as_json(todo: AppRunner) -> None:
 
 
 def test_a_human_error_message_stays_on_one_line(notes: AppRunner) -> None:
-    """A newline or tab in a path a message names is escaped, as other controls are."""
+    """A newline or tab in a path a message or hint names is escaped, as other controls are."""
     out = notes.run_human("add", "x", "--body-file", "a\nb\tc")
     assert out.exit_status == 3
-    assert out.stdout == "Error VALIDATION_ERROR: --body-file a\\nb\\tc: no such file.\n"
+    error, hint = out.stdout.splitlines()
+    assert error == "Error VALIDATION_ERROR: --body-file a\\nb\\tc: no such file."
+    assert hint.startswith("Hint: A relative path is read from the folder the app runs in")
+    assert f"{notes.package.root / 'a'}\\nb\\tc." in hint
 
 
 def test_a_list_count_agrees_with_its_noun(todo: AppRunner) -> None:

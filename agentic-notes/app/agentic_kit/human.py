@@ -58,6 +58,8 @@ def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[st
         return "\n".join(lines)
     if "help" in envelope:
         return safe(str(envelope["help"]).rstrip())
+    if "version" in envelope:
+        return safe(str(envelope["version"]))
     if "items" in envelope:
         count = envelope["count"]
         lines = [_summary(item, summary, durations) for item in envelope["items"]]

@@ -42,6 +42,13 @@ class HelpEnvelope(TypedDict):
     help: str
 
 
+class VersionEnvelope(TypedDict):
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: None
+    version: str
+
+
 class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
@@ -72,8 +79,9 @@ def envelope_schemas(
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
     item_envelopes = [ItemEnvelope[model] for model in item_models]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
+    entity_envelope: Any = ItemEnvelope[entity_model]  # type: ignore[valid-type]
     success: Any = Union[
-        ItemEnvelope[entity_model], *item_envelopes, describe_envelope, *list_envelopes, HelpEnvelope  # type: ignore[valid-type]
+        entity_envelope, *item_envelopes, describe_envelope, *list_envelopes, HelpEnvelope, VersionEnvelope
     ]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),

@@ -11,7 +11,9 @@ from .models import BODY_MAX_BYTES, ID_PREFIX, TAG_MAX_CHARS, TITLE_MAX_CHARS
 
 
 def check_title(title: str) -> str:
-    return check_text("title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True)
+    return check_text(
+        "title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True, longer_text="--body"
+    )
 
 
 def check_body_size(field: str, body: str) -> str:
@@ -27,7 +29,11 @@ def check_body_size(field: str, body: str) -> str:
 def body_from(text: str | None, file: str | None, *, text_option: str, file_option: str) -> str | None:
     """The text given inline or read from a file (`-`: stdin); None when neither was given."""
     if text is not None and file is not None:
-        raise validation_error(f"Give {text_option} or {file_option}, not both.")
+        raise validation_error(
+            f"Give {text_option} or {file_option}, not both.",
+            f"Give the text inline with {text_option}, or read it with {file_option} "
+            "(a path, or - for stdin).",
+        )
     if file is not None:
         return read_text_source(file_option, file, max_bytes=BODY_MAX_BYTES)
     if text is not None:
@@ -41,7 +47,7 @@ def normalise_tags(tags: list[str]) -> list[str]:
     for tag in tags:
         clean = tag.strip().lower()
         if not clean:
-            raise validation_error("A tag must not be empty.")
+            raise validation_error("A tag must not be empty.", "Give each tag as a word, such as --tag work.")
         if any(char.isspace() for char in clean) or not clean.isprintable():
             raise validation_error(
                 f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
@@ -49,7 +55,8 @@ def normalise_tags(tags: list[str]) -> list[str]:
         if len(clean) > TAG_MAX_CHARS:
             raise validation_error(
                 f"Tag {quoted(tag)} is {len(clean)} characters trimmed and lowercased, as it is kept; "
-                f"the limit is {TAG_MAX_CHARS}."
+                f"the limit is {TAG_MAX_CHARS}.",
+                f"Shorten the tag to at most {TAG_MAX_CHARS} characters.",
             )
         normalised.append(clean)
     return normalised

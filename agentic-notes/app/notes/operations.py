@@ -125,7 +125,10 @@ def remove_note(state: NotesState, note: Note) -> None:
 def _merged_tags(current: list[str], added: list[str]) -> list[str]:
     tags = sorted(set(current) | set(added))
     if len(tags) > TAGS_MAX:
-        raise validation_error(f"A note carries at most {TAGS_MAX} tags; this would make {len(tags)}.")
+        raise validation_error(
+            f"A note carries at most {TAGS_MAX} tags; this would make {len(tags)}.",
+            "Give fewer tags, or `untag` some the note has first.",
+        )
     return tags
 
 

@@ -74,6 +74,8 @@ class DateError(ValueError):
 class OutOfRange(DateError):
     """A well-formed date or instant outside EARLIEST…LATEST."""
 
+    hint = f"Give a date or instant from {RANGE}."
+
     def __init__(self) -> None:
         super().__init__(OUT_OF_RANGE)
 

@@ -42,7 +42,8 @@ def start_timer(state: TimerState, *, label: str, duration_ms: int | None, now: 
 
 
 def find_timer(state: TimerState, timer_id: str) -> Timer:
-    return find_by_id(state.timers, timer_id, "timer")
+    # `list` shows only running and paused timers by default: the hint names the way to all.
+    return find_by_id(state.timers, timer_id, "timer", list_command="list --status all")
 
 
 def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:

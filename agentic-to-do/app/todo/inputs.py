@@ -9,7 +9,14 @@ from .models import DESCRIPTION_MAX_CHARS, ID_PREFIX, TITLE_MAX_CHARS
 
 
 def check_title(title: str) -> str:
-    return check_text("title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True)
+    return check_text(
+        "title",
+        title,
+        max_chars=TITLE_MAX_CHARS,
+        required=True,
+        single_line=True,
+        longer_text="--description",
+    )
 
 
 def check_description(description: str) -> str:
