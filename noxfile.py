@@ -180,9 +180,11 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def demo(session: nox.Session) -> None:
-    """Run agentic-to-do for real: add a to-do, then list it, printing each JSON envelope."""
+    """Run agentic-to-do for real: add a to-do, then list it, printing each JSON envelope. Each run
+    starts from an empty state folder, so a second run shows what the first did, not both."""
     session.install(".")
     state_dir = Path(session.create_tmp()).resolve() / "demo-state"
+    shutil.rmtree(state_dir, ignore_errors=True)  # nox keeps its tmp folder from run to run
     env = {"AGENTIC_STATE_DIR": str(state_dir)}
     session.chdir(ROOT / "agentic-to-do")  # a runtime runs entry.command from the package root
     session.log(f"state folder: {state_dir}")

@@ -1,6 +1,6 @@
-"""The README's package-author guide, run as written: every `sh` line, in order, from one empty
-folder, with the step-4 edit made from the guide's own Python snippet and step 5's scenario saved
-as the guide says. It cannot drift."""
+"""The README's package-author guide, run as written: every `sh` line, in order and in one shell
+(as a newcomer pastes them), from one empty folder, with the step-4 edit made from the guide's own
+Python snippet and step 5's scenario saved as the guide says. It cannot drift."""
 
 from __future__ import annotations
 
@@ -46,13 +46,19 @@ def test_the_guide_runs_as_written(tmp_path: Path) -> None:
     }
     lines = [line for block in blocks("sh") for line in block.strip().splitlines()]
     assert lines[0].startswith("agentapps new my-bookmarks")
-    for line in lines:
-        if line.startswith("agentapps sync"):
+    sync = next(number for number, line in enumerate(lines) if line.startswith("agentapps sync"))
+    # In one shell, as pasted: a line that leaves the shell in another folder breaks the next.
+    # The step-4 edits come before `agentapps sync`, so the lines run in two shells, and the first
+    # must end in the folder it began in, as pasting it all at once would go on from there.
+    for part in (lines[:sync], lines[sync:]):
+        if part[0].startswith("agentapps sync"):
             add_the_get_command(tmp_path / "my-bookmarks")
+        script = "\n".join(["set -ex", *part, "pwd"])
         completed = subprocess.run(
-            ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True
+            ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
         )
-        assert completed.returncode == 0, f"{line}\n{completed.stdout}\n{completed.stderr}"
+        assert completed.returncode == 0, f"{completed.stdout}\n{completed.stderr}"
+        assert Path(completed.stdout.splitlines()[-1]).resolve() == tmp_path.resolve()
     got = subprocess.run(
         [sys.executable, "app/cli.py", "get", "en_0001"],
         cwd=tmp_path / "my-bookmarks",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any, cast
+
+import nox
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,3 +70,58 @@ def test_the_replay_failure_shown_in_the_readme_is_what_a_runtime_dropping_stdin
     )
     assert completed.returncode == 14
     assert completed.stdout == shown
+
+
+class _DemoSession:
+    """What the demo asks of a nox session, done here: `python3` is this Python (which has the
+    suite installed) and every envelope printed is kept."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.cwd = ROOT
+        self.printed: list[dict[str, Any]] = []
+
+    def install(self, *args: str) -> None:
+        pass  # this Python has the suite installed already
+
+    def create_tmp(self) -> str:
+        self.tmp.mkdir(exist_ok=True)
+        return str(self.tmp)  # as nox does: the same folder on every run of the session
+
+    def chdir(self, folder: Path) -> None:
+        self.cwd = folder
+
+    def log(self, message: str) -> None:
+        pass
+
+    def run(self, program: str, *args: str, env: dict[str, str]) -> None:
+        command = [sys.executable if program == "python3" else program, *args]
+        out = subprocess.run(
+            command, cwd=self.cwd, env={**os.environ, **env}, capture_output=True, text=True, check=True
+        )
+        self.printed.append(json.loads(out.stdout))
+
+
+def test_the_demo_starts_fresh_every_time_it_runs(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    try:
+        import noxfile
+    finally:
+        sys.path.remove(str(ROOT))
+    for _ in range(2):
+        session = _DemoSession(tmp_path / "nox-tmp")
+        noxfile.demo(cast(nox.Session, session))
+        added, listed = session.printed
+        assert added["item"]["id"] == "td_0001"  # ids start over: the old state is gone
+        assert (listed["count"], [item["title"] for item in listed["items"]]) == (1, ["Write the docs"])
+
+
+def test_the_line_that_puts_agentapps_on_path_installs_the_command_and_the_test_extra() -> None:
+    section = readme_section("The toolkit: `agentapps`")
+    [line] = [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)]
+    assert "\n" not in line
+    assert line.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert line.endswith("python3 -m pip install --quiet -e '.[test]'")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["agentapps"] == "agentapps.cli:main"  # what the install puts on PATH
+    assert any(requirement.startswith("pytest") for requirement in project["optional-dependencies"]["test"])

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic Notes: persistent notes agents can search, tag and schedule for follow-up.
 
@@ -37,8 +37,9 @@ from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
+from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
 from agentic_kit.search import check_query
+from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from notes import inputs, operations
@@ -53,6 +54,7 @@ app = runner.new_app(
     entity=Note,
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
+    item_models=(NoteSummary,),  # what every write prints: the note as list shows it, no body
     summary={"id": "{}", "title": "{}", "dueAt": "due {}"},
 )
 
@@ -81,7 +83,7 @@ def add(
     tag: Tags = None,
     due_at: DueAt = None,
 ) -> Payload:
-    """Create a note."""
+    """Create a note; answers with it as list shows it (an excerpt, not the body)."""
     title = inputs.check_title(title)
     text = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
     tags = normalise_tags(tag or [])
@@ -89,17 +91,39 @@ def add(
     stamp = timestamp()
     with store().transaction() as state:
         note = operations.add_note(state, title=title, body=text or "", tags=tags, due_at=due, now=stamp)
-    return item_payload(note)
+        shown = operations.summarise(note)
+    return item_payload(shown)
+
+
+Sort = Annotated[SortKey | None, sort_option("newest first")]
+DueBefore = Annotated[
+    str | None,
+    typer.Option(help="Only notes whose follow-up comes before this date (a date: before its day)."),
+]
+DueAfter = Annotated[
+    str | None,
+    typer.Option(help="Only notes whose follow-up comes after this date (a date: from the next day)."),
+]
 
 
 @app.command("list")
-def list_notes(tag: Tags = None, due_before: DueAt = None, limit: Limit = None) -> Payload:
+def list_notes(
+    tag: Tags = None,
+    due_before: DueBefore = None,
+    due_after: DueAfter = None,
+    sort: Sort = None,
+    limit: Limit = None,
+) -> Payload:
     """List notes newest first, with an excerpt of each body; filter by tags (all must match)."""
     tags = normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
-    notes = operations.newest_first(store().load(), tags)
+    after = check_after_bound("--due-after", due_after) if due_after is not None else None
+    notes = operations.tagged(store().load(), tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
+    if after is not None:
+        notes = [note for note in notes if operations.follow_up_after(note, after)]
+    notes = _sorted(notes, sort) if sort is not None else notes[::-1]
     return limited_payload([operations.summarise(note) for note in notes], limit)
 
 
@@ -119,10 +143,13 @@ def update(
     due_at: DueAt = None,
     clear_due_at: Annotated[bool, typer.Option("--clear-due-at", help="Remove the follow-up date.")] = False,
 ) -> Payload:
-    """Replace the title, the body or the follow-up date."""
+    """Replace the title, the body or the follow-up date; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if due_at is not None and clear_due_at:
-        raise validation_error("Give --due-at or --clear-due-at, not both.")
+        raise validation_error(
+            "Give --due-at or --clear-due-at, not both.",
+            "Give --due-at to set the date, --clear-due-at to remove it.",
+        )
     new_title = inputs.check_title(title) if title is not None else None
     new_body = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
     new_due = check_due("--due-at", due_at) if due_at is not None else None
@@ -139,6 +166,7 @@ def update(
         lambda note: operations.update_note(
             note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
         ),
+        shown=operations.summarise,
     )
 
 
@@ -151,17 +179,24 @@ def append(
         typer.Option(parser=file_path, metavar="PATH", help="Read the text from a file; - for stdin."),
     ] = None,
 ) -> Payload:
-    """Add text to the end of the body, on a new line."""
+    """Add text to the end of the body, on a new line; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if (text is None) == (text_file is None):
-        raise validation_error("Give the text to append, or --text-file, (exactly one).")
+        raise validation_error(
+            "Give the text to append, or --text-file, (exactly one).",
+            'Give the text as one argument (`append ID "more text"`), or --text-file PATH (- for stdin).',
+        )
     if text_file is not None:
         text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
     if not text:
-        raise validation_error("The text to append is empty.")
+        raise validation_error("The text to append is empty.", "Give at least one character to add.")
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.append_text, text=text, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.append_text, text=text, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -169,12 +204,16 @@ def append(
 def tag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to add.")]
 ) -> Payload:
-    """Add tags (lowercased, trimmed; kept unique and sorted)."""
+    """Add tags (lowercased, trimmed; kept unique and sorted); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = normalise_tags(tags)
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.add_tags, tags=clean, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.add_tags, tags=clean, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -182,12 +221,16 @@ def tag(
 def untag(
     note_id: NoteId, tags: Annotated[list[str], typer.Argument(metavar="TAG...", help="Tags to remove.")]
 ) -> Payload:
-    """Remove tags; a tag the note does not carry is ignored."""
+    """Remove tags (one the note does not carry is ignored); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = normalise_tags(tags)
     stamp = timestamp()
     return change_one(
-        store(), note_id, operations.find_note, partial(operations.remove_tags, tags=clean, now=stamp)
+        store(),
+        note_id,
+        operations.find_note,
+        partial(operations.remove_tags, tags=clean, now=stamp),
+        shown=operations.summarise,
     )
 
 
@@ -206,22 +249,38 @@ def search(
 
 @app.command()
 def due(
-    before: Annotated[str | None, typer.Option(help="Follow-ups before this date instead of now.")] = None,
+    before: Annotated[
+        str | None, typer.Option(help="Notes due before this date or instant instead of by now.")
+    ] = None,
+    sort: Sort = None,
+    limit: Limit = None,
 ) -> Payload:
-    """Notes whose follow-up date has come, oldest first."""
+    """Notes whose follow-up has come (a date: from the start of its day), soonest first."""
     if before is not None:
         notes = operations.due_notes(store().load(), check_bound("--before", before), inclusive=False)
     else:
         notes = operations.due_notes(store().load(), now(), inclusive=True)
-    return list_payload([operations.summarise(note) for note in notes])
+    return limited_payload(
+        [operations.summarise(note) for note in _sorted(notes, sort or SortKey.due)], limit
+    )
+
+
+def _sorted(notes: list[Note], key: str) -> list[Note]:
+    return sort_items(notes, key, due=operations.follow_up_moment, updated=lambda note: note.updated_at)
 
 
 @app.command(mutates=True, confirmation=True)
 def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
-    """Delete a note. The --confirm flag is required because the operation is destructive."""
+    """Delete a note; answers with it as list showed it. The --confirm flag is required because the
+    operation is destructive."""
     note_id = inputs.check_note_id(note_id)
     return remove_one(
-        store(), note_id, confirm=confirm, find=operations.find_note, remove=operations.remove_note
+        store(),
+        note_id,
+        confirm=confirm,
+        find=operations.find_note,
+        remove=operations.remove_note,
+        shown=operations.summarise,
     )
 
 

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic Timer: countdowns and stopwatches an agent can set, poll and act on.
 
@@ -37,11 +37,13 @@ from agentic_kit import runner
 from agentic_kit.clock import now
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.dates import format_timestamp, to_ms
-from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
+from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
+from agentic_kit.inputs import check_bound
+from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
-from timer.models import Status, TimerState, TimerView
+from timer.models import Status, Timer, TimerState, TimerView
 from timer.readings import view
 
 APP_DIR = Path(__file__).resolve().parent
@@ -53,6 +55,8 @@ app = runner.new_app(
     entity=TimerView,  # a timer as read at the moment of the command
     entity_name="timer-view",  # schemas/timer-view.schema.json
     summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
+    # --human reads these as durations (`elapsed  8m 23s`), not as counts of milliseconds.
+    durations={"durationMs": "duration", "elapsedMs": "elapsed", "remainingMs": "remaining"},
 )
 
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
@@ -84,12 +88,25 @@ def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
     due_at: Annotated[str | None, typer.Option(help="Countdown end: an ISO date-time with offset.")] = None,
+    stopwatch: Annotated[
+        bool, typer.Option("--stopwatch", help="A stopwatch, even when the label reads as a duration.")
+    ] = False,
 ) -> Payload:
     """Start a countdown (with --duration or --due-at) or a stopwatch (with neither)."""
     instant = now()
     label = inputs.check_label(label)
     if duration is not None and due_at is not None:
-        raise validation_error("Give --duration or --due-at, not both.")
+        raise validation_error(
+            "Give --duration or --due-at, not both.",
+            "A countdown takes its length (--duration 25m) or its end (--due-at); a stopwatch neither.",
+        )
+    if stopwatch and (duration is not None or due_at is not None):
+        raise validation_error(
+            "Give --stopwatch, or --duration or --due-at, not both.",
+            "A countdown needs --duration or --due-at; a stopwatch has neither.",
+        )
+    if duration is None and due_at is None and not stopwatch:
+        inputs.check_not_a_duration(label)
     length = inputs.check_duration(duration) if duration is not None else None
     if due_at is not None:
         length = inputs.duration_until(due_at, instant)
@@ -104,14 +121,15 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
+    sort: Annotated[SortKey | None, sort_option("creation order")] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())
-    timers = [
-        view(timer, now_ms) for timer in operations.select_timers(store().load(), STATUSES_SHOWN[status])
-    ]
-    return limited_payload(timers, limit)
+    selected = operations.select_timers(store().load(), STATUSES_SHOWN[status])
+    return limited_payload(
+        [view(timer, now_ms) for timer in _sorted(selected, sort or SortKey.created)], limit
+    )
 
 
 @app.command()
@@ -141,10 +159,20 @@ def stop(timer_id: TimerId) -> Payload:
 
 
 @app.command()
-def due() -> Payload:
-    """Running countdowns whose due time has come, oldest first: poll this."""
+def due(
+    before: Annotated[
+        str | None, typer.Option(help="Countdowns due before this date or instant instead of by now.")
+    ] = None,
+    sort: Annotated[SortKey | None, sort_option("soonest due first")] = None,
+    limit: Annotated[int | None, limit_option("timers")] = None,
+) -> Payload:
+    """Running countdowns whose due time has come, soonest first: poll this."""
     now_ms = to_ms(now())
-    return list_payload([view(timer, now_ms) for timer in operations.due_timers(store().load(), now_ms)])
+    if before is not None:
+        fired = operations.due_timers(store().load(), to_ms(check_bound("--before", before)), inclusive=False)
+    else:
+        fired = operations.due_timers(store().load(), now_ms)
+    return limited_payload([view(timer, now_ms) for timer in _sorted(fired, sort or SortKey.due)], limit)
 
 
 @app.command(mutates=True, confirmation=True)
@@ -160,6 +188,10 @@ def remove(timer_id: TimerId, confirm: Confirm = False) -> Payload:
         remove=operations.remove_timer,
         shown=lambda timer: view(timer, now_ms),
     )
+
+
+def _sorted(timers: list[Timer], key: str) -> list[Timer]:
+    return sort_items(timers, key, due=operations.due_moment, updated=lambda timer: timer.updated_at)
 
 
 def _transition(timer_id: str, change: operations.Transition) -> Payload:

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7"]
+# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic To-Do: a persistent to-do list operated through a JSON-first CLI.
 
@@ -26,7 +26,6 @@ import sys
 # vendored kit and the domain package, goes first on the import path, for the imports below.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from datetime import tzinfo
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
@@ -34,14 +33,15 @@ from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
+from agentic_kit import excerpts, runner, zones
 from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
 from agentic_kit.clock import now, timestamp
 from agentic_kit.commands import Confirm, change_one, limit_option
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_bound, check_due, file_path, read_text_source
+from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
 from agentic_kit.search import check_query
+from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from agentic_kit.text import quoted
@@ -105,14 +105,6 @@ def store() -> StateStore[TodoState]:
     return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TodoState)
 
 
-def user_zone() -> tzinfo:
-    """The zone a repeating item's next due is computed in: its local wall-clock time is kept.
-    The one place the app names its user's zone; UTC until the kit says whose zone it is."""
-    from zoneinfo import ZoneInfo  # only `complete` needs it
-
-    return ZoneInfo("UTC")
-
-
 @app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="What to do (one line).")],
@@ -144,29 +136,90 @@ def add(
     return item_payload(item)
 
 
+class TodoSortKey(StrEnum):
+    """The kit's --sort keys (SortKey) and the to-do's own, priority."""
+
+    created = SortKey.created.value
+    due = SortKey.due.value
+    updated = SortKey.updated.value
+    priority = "priority"
+
+
+Sort = Annotated[
+    TodoSortKey | None, sort_option("creation order", own_keys="priority (high, medium, low, none last)")
+]
+Limit = Annotated[int | None, limit_option("items")]
+
+
 @app.command("list")
 def list_items(
     status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
-    due_before: Annotated[str | None, typer.Option(help="Only items due before this date.")] = None,
+    due_before: Annotated[
+        str | None, typer.Option(help="Only items due before this date (a date: before its day).")
+    ] = None,
+    due_after: Annotated[
+        str | None, typer.Option(help="Only items due after this date (a date: from the next day).")
+    ] = None,
     overdue: Annotated[bool, typer.Option("--overdue", help="Only open items past their due.")] = False,
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
     ] = None,
     priority: Annotated[PriorityChoice | None, typer.Option(help="Only items of this priority.")] = None,
-    limit: Annotated[int | None, limit_option("items")] = None,
+    sort: Sort = None,
+    limit: Limit = None,
+    excerpt: Annotated[
+        bool,
+        typer.Option(
+            "--excerpt",
+            help=f"Cut each description to an excerpt of {excerpts.EXCERPT_CHARS} characters, whitespace "
+            "collapsed, … when cut: a long list stays small.",
+        ),
+    ] = False,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
+    after = check_after_bound("--due-after", due_after) if due_after is not None else None
     tags = normalise_tags(tag or [])
     selected = operations.select_items(
         store().load(),
         status=STATUS_SELECTED[status],
         due_before=bound,
+        due_after=after,
         overdue_at=now() if overdue else None,
         tags=tags,
         priority=priority_of(priority),
     )
-    return limited_payload(selected, limit)
+    if excerpt:
+        selected = [
+            item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in selected
+        ]
+    return limited_payload(_sorted(selected, sort or SortKey.created), limit)
+
+
+@app.command()
+def due(
+    before: Annotated[
+        str | None, typer.Option(help="Items due before this date or instant instead of by now.")
+    ] = None,
+    sort: Sort = None,
+    limit: Limit = None,
+) -> Payload:
+    """Open items whose due has come (a date: from the start of its day), soonest first."""
+    if before is not None:
+        come = operations.due_items(store().load(), check_bound("--before", before), inclusive=False)
+    else:
+        come = operations.due_items(store().load(), now(), inclusive=True)
+    return limited_payload(_sorted(come, sort or SortKey.due), limit)
+
+
+def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
+    return sort_items(
+        items,
+        key,
+        due=operations.due_moment,
+        updated=lambda item: item.updated_at,
+        own={TodoSortKey.priority: operations.priority_rank},
+    )
 
 
 @app.command()
@@ -183,7 +236,7 @@ def search(
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
     ] = None,
-    limit: Annotated[int | None, limit_option("items")] = None,
+    limit: Limit = None,
 ) -> Payload:
     """Find items whose title, description or tags hold every word (ignoring case and accents);
     more words in the title rank first, then more in the tags, then the newest."""
@@ -218,15 +271,15 @@ def update(
             "Give --title, --description, --due-at, --clear-due-at, --tag, --untag, --priority, "
             "--clear-priority, --repeat or --clear-repeat.",
         )
-    for value, clear, name in (
-        (due_at, clear_due_at, "due-at"),
-        (priority, clear_priority, "priority"),
-        (repeat, clear_repeat, "repeat"),
+    for value, clear, name, what in (
+        (due_at, clear_due_at, "due-at", "the date"),
+        (priority, clear_priority, "priority", "the priority"),
+        (repeat, clear_repeat, "repeat", "the rule"),
     ):
         if value is not None and clear:
             raise validation_error(
                 f"Give --{name} or --clear-{name}, not both.",
-                f"To change it give --{name}; to remove it, --clear-{name}.",
+                f"Give --{name} to set {what}, --clear-{name} to remove it.",
             )
     added, removed = normalise_tags(tag or []), normalise_tags(untag or [])
     both = sorted(set(added) & set(removed))
@@ -258,10 +311,9 @@ def complete(item_ids: ItemIds) -> Payload:
     """Mark items as completed; a repeating one makes its next. Completing again changes nothing."""
     ids = checked_ids(item_ids, inputs.check_item_id)
     stamp = timestamp()
-    zone = user_zone()
     with store().transaction() as state:
         items = find_all(state, ids, operations.find_item, "to-do")
-        made = operations.complete_items(state, items, now=stamp, zone=zone)
+        made = operations.complete_items(state, items, now=stamp, zone=zones.zone())
     payload = answer(item_ids, items)
     if made:  # the next items, beside the completed ones: `next` is one item, or a list for several ids
         payload["next"] = made[0] if len(item_ids) == 1 else made

@@ -32,8 +32,9 @@ from .package import Package
 MAX_ACTIVATION_BYTES = 4 * 1024 * 1024
 
 
-# Folders never searched for packages: tool caches and dependency trees.
-SKIPPED_FOLDERS = {".git", ".nox", ".venv", "node_modules", "__pycache__", "site-packages"}
+# Folders never searched for packages: tool caches, dependency trees and build output (a `pip
+# install .` leaves copies of what it installs under build/).
+SKIPPED_FOLDERS = {".git", ".nox", ".venv", "node_modules", "__pycache__", "site-packages", "build"}
 
 
 CATALOG_FIELDS = (

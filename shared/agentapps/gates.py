@@ -26,6 +26,8 @@ from .manifest import AppManifest
 SUITE_ROOT = Path(__file__).resolve().parents[2]
 TRUSTED_ROOTS_ENV = "AGENTAPPS_TRUSTED"
 HELP_FLAGS = ("--help", "-h")
+# What an app may be given alone, with no command: it runs nothing (help text, the version).
+LONE_FLAGS = (*HELP_FLAGS, "--version")
 
 
 def trust_level(package_root: Path) -> str:
@@ -68,10 +70,11 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
     declared command path (`items --all remove`), unless the words before it are a whole declared
     command and no later word continues a gated path (`items --limit 5` is fine); a command word
     holding whitespace (`"items remove"` as one argument); and `--human` before any `--`, which
-    asks for text the runtime cannot relay. A lone `--help` or `-h` (alone, or after the leading
-    words) is not refused, but a gated command stays gated whatever follows it: the runtime does
-    not guess that the app reads it as help."""
-    if args and args[0].startswith("-") and list(args) not in ([flag] for flag in HELP_FLAGS):
+    asks for text the runtime cannot relay. A lone `--help`, `-h` or `--version` (the app's
+    version: nothing runs), or a lone `--help` or `-h` after the leading words, is not refused,
+    but a gated command stays gated whatever follows it: the runtime does not guess that the app
+    reads it as help."""
+    if args and args[0].startswith("-") and list(args) not in ([flag] for flag in LONE_FLAGS):
         raise _put_the_command_first(args[0])
     words = _leading_words(args)
     rest = list(args[len(words) :])
@@ -90,7 +93,7 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
             )
     # A lone help flag after the leading words is not refused as ambiguous, but it is still gated:
     # whether the app reads it as help, or ignores it and runs the command, is the app's own.
-    lone_help = len(rest) == 1 and rest[0] in HELP_FLAGS
+    lone_help = len(rest) == 1 and rest[0] in (HELP_FLAGS if words else LONE_FLAGS)
     options = rest[: rest.index("--")] if "--" in rest else rest
     if "--human" in options:
         raise AppError(

@@ -37,6 +37,7 @@ from .environment import package_environment, without_agentic
 from .output import Invocation, Problem, check_output
 from .package import Package
 from .runtime import invoke
+from .scenarios import PINNED_ZONE, ZONE_ENV
 from .sync import package_app
 
 
@@ -82,7 +83,8 @@ class AppRunner:
     def __init__(self, package_dir: Path, state_dir: Path) -> None:
         self.package = Package(package_dir)
         self.state_dir = state_dir
-        self.env: dict[str, str] = {"AGENTIC_STATE_DIR": str(state_dir)}
+        # The zone is pinned like the state folder, so no test depends on the machine's own.
+        self.env: dict[str, str] = {"AGENTIC_STATE_DIR": str(state_dir), ZONE_ENV: PINNED_ZONE}
 
     def state_file(self, name: str) -> Path:
         return self.state_dir / name
@@ -144,7 +146,8 @@ class AppRunner:
 def _suite_violations(invocation: Invocation) -> list[Problem]:
     """What this suite asks beyond the format: what the format only recommends (`ok` on success,
     a structured JSON error on failure), error codes from the shared table with their exit
-    statuses, and no Python traceback on stderr."""
+    statuses, a hint on every error that says how to fix the call, and no Python traceback on
+    stderr."""
     violations = list(invocation.warnings)
     envelope = invocation.envelope
     if envelope is not None and not envelope["ok"]:
@@ -156,6 +159,9 @@ def _suite_violations(invocation: Invocation) -> list[Problem]:
             violations.append(
                 Problem("suite.error-code", f"{code} must exit {expected}, not {invocation.exit_status}.")
             )
+        hint = envelope.get("error", {}).get("hint")
+        if not isinstance(hint, str) or not hint.strip():
+            violations.append(Problem("suite.error-hint", f"{code} has no hint saying how to fix the call."))
     if "Traceback (most recent call last)" in invocation.stderr:
         violations.append(Problem("suite.traceback", "stderr shows a Python traceback."))
     return violations

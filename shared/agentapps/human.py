@@ -79,7 +79,9 @@ def _reports(envelope: Envelope) -> list[dict[str, Any]] | None:
 
 def _report(report: dict[str, Any]) -> str:
     verdict = "PASS" if report["passed"] else "FAIL"
-    lines = [f"{verdict}  {report['source']}  ({report['errors']} errors, {report['warnings']} warnings)"]
+    errors = kit_human.plural(report["errors"], "error")
+    counts = f"{errors}, {kit_human.plural(report['warnings'], 'warning')}"
+    lines = [f"{verdict}  {report['source']}  ({counts})"]
     for finding in report["findings"]:
         lines.append(
             f"  {finding['severity']:<7} {finding['rule']:<22} {finding['message']}  [{finding['where']}]"
@@ -115,5 +117,5 @@ def _replay(reports: list[dict[str, Any]]) -> str:
         )
         lines += [f"  {difference}" for difference in failure["differences"]]
     passed = sum(1 for report in reports if report["passed"])
-    lines.append(f"{passed} of {len(reports)} scenarios passed.")
+    lines.append(f"{passed} of {kit_human.plural(len(reports), 'scenario')} passed.")
     return "\n".join(lines)

@@ -25,6 +25,15 @@ class ToolkitApp(AgenticApp):
             return result.envelope, result.exit_status
         return super().outcome(command, result)
 
+    def version(self) -> str:
+        """The toolkit's own version: the suite's, as installed (it has no APP.md)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("agentic-applications-suite")
+        except PackageNotFoundError:
+            return "unknown"
+
     def render_human(self, envelope: Envelope) -> str:
         from .human import render
 

@@ -20,7 +20,16 @@ from .differences import envelope_differences, shorten, show
 from .output import NOT_JSON
 from .runtime import RunTimedOut
 from .runtimes import Runtime
-from .scenarios import NOW_ENV, STATE_DIR_ENV, Scenario, ScenarioError, find_package, text
+from .scenarios import (
+    NOW_ENV,
+    PINNED_ZONE,
+    STATE_DIR_ENV,
+    ZONE_ENV,
+    Scenario,
+    ScenarioError,
+    find_package,
+    text,
+)
 from .snapshot import folder_snapshot
 
 
@@ -108,7 +117,12 @@ def replay_step(
 ) -> StepReport | None:
     """One step: run it and compare. None when it gave what was expected."""
     args = [text(arg) for arg in step["args"]]
-    overrides = {**scenario.data.get("env", {}), **step.get("env", {}), STATE_DIR_ENV: str(state_dir)}
+    overrides = {
+        ZONE_ENV: PINNED_ZONE,
+        **scenario.data.get("env", {}),
+        **step.get("env", {}),
+        STATE_DIR_ENV: str(state_dir),
+    }
     now = step.get("now", scenario.data.get("now"))
     if now is not None:
         overrides[NOW_ENV] = now

@@ -27,6 +27,10 @@ from agentic_kit.errors import AppError, ErrorCode, validation_error
 from .sync import sync
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "package"
+# A template file whose name ends so is written without the suffix: the template's APP.md is
+# APP.md.template, so that the template folder is no package a catalog would find (and list as
+# broken, its slug a placeholder).
+TEMPLATE_SUFFIX = ".template"
 SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 MAX_SLUG_CHARS = 58  # its skill is SLUG-usage, and a skill name has at most 64 characters
 MAX_SKILL_DESCRIPTION_CHARS = 1024  # the Agent Skills limit
@@ -126,7 +130,7 @@ def create_package(
         for source in sorted(TEMPLATE.rglob("*")):
             if source.is_dir() or "__pycache__" in source.parts:
                 continue
-            relative = _fill(str(source.relative_to(TEMPLATE)), values)
+            relative = _fill(str(source.relative_to(TEMPLATE)), values).removesuffix(TEMPLATE_SUFFIX)
             destination = target / relative
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_text(_fill(source.read_text(encoding="utf-8"), values), encoding="utf-8")

@@ -24,6 +24,10 @@ from .output import MAX_NESTING, nesting
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
 NOW_ENV = "AGENTIC_NOW"
+# Every step runs in this zone unless its scenario's or its own env sets AGENTIC_TZ, so that a
+# scenario's days are the same on every machine and in every runtime.
+ZONE_ENV = "AGENTIC_TZ"
+PINNED_ZONE = "UTC"
 # All the texts of a scenario (arguments, stdin, files) together are at most this many characters
 # once their repeats are expanded: a scenario is checked against it before anything is built or run.
 MAX_TEXT_CHARS = 64 * 1024 * 1024

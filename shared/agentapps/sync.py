@@ -96,8 +96,8 @@ def expected_schemas(package: Path) -> dict[Path, bytes]:
 
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     """Schemas built from what the package's app carries (the entry script's `app`, made by the
-    kit's `runner.new_app`): its entity model and name, its list commands' item models, and its
-    own envelopes."""
+    kit's `runner.new_app`): its entity model and name, the other models its item commands print,
+    its list commands' item models, and its own envelopes."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
     from agentic_kit.schemas import envelope_schemas
 
@@ -105,7 +105,15 @@ def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     if app.entity is None or not app.entity_name:
         raise ValueError("its app names no entity: give `entity=` and `entity_name=` to runner.new_app")
     commands = sorted(getattr(get_command(app), "commands", {}))
-    return envelope_schemas(app.entity, app.entity_name, commands, app.list_items, app.envelopes)
+    # An app made by an older kit carries no item_models or envelopes.
+    return envelope_schemas(
+        app.entity,
+        app.entity_name,
+        commands,
+        app.list_items,
+        item_models=getattr(app, "item_models", ()),
+        own_envelopes=getattr(app, "envelopes", ()),
+    )
 
 
 def package_app(package: Path) -> AgenticApp:

@@ -2,9 +2,11 @@
 due compares with now.
 
 A due is either a calendar date `YYYY-MM-DD` (kept as written) or an instant (an ISO-8601
-date-time with an offset, kept in UTC). A date-only due has come at 00:00:00Z of its day
-(`due_start`) and lasts through the end of that day in UTC: it is overdue from 00:00:00Z of
-the next day (`deadline`).
+date-time with an offset, kept in UTC). A date's day is the user's (zones.py): a date-only due
+has come at the start of its day in the user's zone (`due_start`) and lasts through the end of
+that day: as a deadline it is overdue from the start of the next day (`deadline`). A date given
+as a bound means the start of its day (`parse_bound`), or, for an "after" bound, its end
+(`parse_after_bound`).
 
 Every date and instant the apps accept — given, read from AGENTIC_NOW, or kept in a state file —
 lies between 0001-01-01T00:00:00.000Z and 9997-12-31T23:59:59.999Z. The calendar Python can
@@ -23,13 +25,14 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, time, timedelta
 
+from . import zones
+
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DATETIME = re.compile(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.(?P<fraction>[0-9]+))?)?"
     r"(?P<zone>Z|[+-][0-9]{2}:[0-9]{2})?"
 )
 _MAX_FRACTION_DIGITS = 6  # microseconds: what a date-time can hold
-_LAST_MILLISECOND = timedelta(days=1, milliseconds=-1)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -70,6 +73,8 @@ class DateError(ValueError):
 
 class OutOfRange(DateError):
     """A well-formed date or instant outside EARLIEST…LATEST."""
+
+    hint = f"Give a date or instant from {RANGE}."
 
     def __init__(self) -> None:
         super().__init__(OUT_OF_RANGE)
@@ -142,24 +147,45 @@ def parse_due(text: str) -> str:
 
 
 def parse_bound(text: str) -> datetime:
-    """A bound like --due-before: a date means 00:00:00Z of that day; an instant is itself."""
+    """A bound like --due-before: a date means the start of that day in the user's zone; an
+    instant is itself."""
     text = _trimmed(text)
     if _DATE.fullmatch(text):
-        return datetime.combine(parse_date(text), time(), UTC)
+        return start_of(parse_date(text))
     return _instant_or_date(text)
 
 
+def parse_after_bound(text: str) -> datetime:
+    """A bound like --due-after: a date means the last millisecond of that day in the user's zone
+    (after the 5th is from the 6th on); an instant is itself."""
+    text = _trimmed(text)
+    if _DATE.fullmatch(text):
+        return start_of(parse_date(text) + timedelta(days=1)) - timedelta(milliseconds=1)
+    return _instant_or_date(text)
+
+
+def start_of(day: date) -> datetime:
+    """The first instant of a day in the user's zone, in UTC; the range's first instant for a day
+    that began before it (0001-01-01 east of UTC)."""
+    try:
+        return max(zones.day_start(day), EARLIEST)
+    except OverflowError:
+        return EARLIEST
+
+
 def due_start(due: str) -> datetime:
-    """The first instant a stored due has come: 00:00:00Z of the day for a date-only due."""
+    """The first instant a stored due has come: the start of its day, in the user's zone, for a
+    date-only due (a reminder is due from then)."""
     if _DATE.fullmatch(due):
-        return datetime.combine(date.fromisoformat(due), time(), UTC)
+        return start_of(date.fromisoformat(due))
     return parse_instant(due)
 
 
 def deadline(due: str) -> datetime:
-    """The last instant a stored due allows: the end of the day (UTC) for a date-only due."""
+    """The last instant a stored due allows: the end of its day, in the user's zone, for a
+    date-only due (a deadline lasts through it)."""
     if _DATE.fullmatch(due):
-        return datetime.combine(date.fromisoformat(due), time(), UTC) + _LAST_MILLISECOND
+        return start_of(date.fromisoformat(due) + timedelta(days=1)) - timedelta(milliseconds=1)
     return parse_instant(due)
 
 

@@ -3,6 +3,7 @@
 success: {"ok": true, "command": NAME, "item": {...}}
 list:    {"ok": true, "command": NAME, "count": N, "items": [...]}   (+ "total" when --limit was given)
 help:    {"ok": true, "command": NAME or null, "help": TEXT}
+version: {"ok": true, "command": null, "version": VERSION}           (`--version`: APP.md's version)
 failure: {"ok": false, "command": NAME or null, "error": {"code", "message"[, "hint"]}}
 
 Commands return a payload (`item_payload`, `list_payload`); the runner adds `ok` and `command`,
@@ -49,6 +50,10 @@ def success_envelope(command: str | None, payload: Payload) -> Envelope:
 
 def help_envelope(command: str | None, text: str) -> Envelope:
     return {"ok": True, "command": command, "help": text}
+
+
+def version_envelope(version: str) -> Envelope:
+    return {"ok": True, "command": None, "version": version}
 
 
 def error_envelope(command: str | None, error: AppError) -> Envelope:

@@ -6,7 +6,10 @@ format character (a zero-width space, a soft hyphen, a tag character…) and eve
 UTF-8 is shown as an escape (\\x1b, \\u202e, \\u200b) — but for a zero-width joiner between two
 pictographs, which makes one emoji of them (👩‍💻); and a value of several lines is indented under
 its field, so none of its lines can read as another field. Values other than text are shown as
-JSON shows them (true, null, ["a,b", "c"]), so none is ambiguous.
+JSON shows them (true, null, ["a,b", "c"]), so none is ambiguous. A count agrees with its noun
+(`1 item`, `2 items`), and a field the app names as a duration in milliseconds is shown by its
+label and read as one (`elapsedMs 503901` is `elapsed  8m 23s`). An instant (a stored timestamp)
+is shown as the user's clock reads it, in the user's zone (zones.py): 2026-11-30 20:00:00 -05:00.
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
+from . import zones
+from .dates import STORED_INSTANT_PATTERN
 from .envelope import Envelope
 from .text import LAYOUT_CONTROLS
 
@@ -34,12 +40,16 @@ _UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE
 # before the joiner may stand the emoji variation selector.
 _PICTOGRAPH = re.compile(r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
 _JOINER = "\u200d"
+_INSTANT = re.compile(STORED_INSTANT_PATTERN)
 
 
-def render(envelope: Envelope, summary: Mapping[str, str]) -> str:
+def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[str, str] | None = None) -> str:
     """The envelope as text. A list shows each item on one line: the fields `summary` names, in its
     order, each as its format shows it (`{"status": "[{}]"}`); a field the item lacks, or holds
-    empty, is left out. Each app names its own (`runner.new_app(..., summary=...)`)."""
+    empty, is left out. `durations` maps each field that holds milliseconds to the label it is
+    shown by (`{"elapsedMs": "elapsed"}`). Each app names its own (`runner.new_app(...,
+    summary=..., durations=...)`)."""
+    durations = durations or {}
     if not envelope["ok"]:
         error = envelope["error"]
         lines = [f"Error {error['code']}: {_one_line(error['message'])}"]
@@ -48,12 +58,51 @@ def render(envelope: Envelope, summary: Mapping[str, str]) -> str:
         return "\n".join(lines)
     if "help" in envelope:
         return safe(str(envelope["help"]).rstrip())
+    if "version" in envelope:
+        return safe(str(envelope["version"]))
     if "items" in envelope:
-        shown = f"{envelope['count']} of {envelope['total']}" if "total" in envelope else None
-        lines = [_summary(item, summary) for item in envelope["items"]]
-        lines.append(f"({shown or envelope['count']} item{'s' if envelope['count'] != 1 else ''})")
+        count = envelope["count"]
+        lines = [_summary(item, summary, durations) for item in envelope["items"]]
+        if "total" in envelope:
+            lines.append(f"({count} of {plural(envelope['total'], 'item')})")
+        else:
+            lines.append(f"({plural(count, 'item')})")
         return "\n".join(lines)
-    return _details(envelope["item"])
+    return _details(envelope["item"], durations)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 item`, `2 items`, `0 items`: the count with its noun, which agrees with it."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def duration(milliseconds: int) -> str:
+    """Milliseconds as a person reads them, cut (never rounded) to the two largest units shown:
+    `0s`, `750ms`, `45s`, `8m 23s`, `1h 02m`, `3d 04h`."""
+    sign, ms = ("-", -milliseconds) if milliseconds < 0 else ("", milliseconds)
+    seconds, minutes, hours = ms // 1000, ms // 60_000, ms // 3_600_000
+    if ms == 0:
+        text = "0s"
+    elif ms < 1000:
+        text = f"{ms}ms"
+    elif seconds < 60:
+        text = f"{seconds}s"
+    elif minutes < 60:
+        text = f"{minutes}m {seconds % 60:02d}s"
+    elif hours < 24:
+        text = f"{hours}h {minutes % 60:02d}m"
+    else:
+        text = f"{hours // 24}d {hours % 24:02d}h"
+    return sign + text
+
+
+def _field(key: str, value: Any, durations: Mapping[str, str]) -> tuple[str, Any]:
+    """A field as shown: a duration by its label, read as one; any other as it is."""
+    if key not in durations:
+        return key, value
+    # By its label even when null (a stopwatch's remaining), so one field keeps one name.
+    is_count = isinstance(value, int) and not isinstance(value, bool)
+    return durations[key], duration(value) if is_count else value
 
 
 def _one_line(text: str) -> str:
@@ -61,23 +110,25 @@ def _one_line(text: str) -> str:
     return safe(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
-def _summary(item: Mapping[str, Any], fields: Mapping[str, str]) -> str:
+def _summary(item: Mapping[str, Any], fields: Mapping[str, str], durations: Mapping[str, str]) -> str:
     parts = []
     for field, shown in fields.items():
         value = item.get(field)
         if value in (None, ""):
             continue
-        parts.append(shown.format(safe(str(value)).replace("\n", " ")))  # a summary stays on one line
+        _, value = _field(field, value, durations)
+        parts.append(shown.format(safe(_local(str(value))).replace("\n", " ")))  # a summary stays on one line
     return "  ".join(parts)
 
 
-def _details(item: Mapping[str, Any]) -> str:
+def _details(item: Mapping[str, Any], durations: Mapping[str, str]) -> str:
     """One field a line, its name first; the further lines of a value are indented under the
     value, where no field's name ever starts."""
-    width = max((len(key) for key in item), default=0)
+    fields = [_field(key, value, durations) for key, value in item.items()]
+    width = max((len(key) for key, _ in fields), default=0)
     indent = " " * (width + 2)
     lines = []
-    for key, value in item.items():
+    for key, value in fields:
         first, *more = _plain(value).split("\n")
         lines.append(f"{key.ljust(width)}  {first}")
         lines.extend(indent + line if line else "" for line in more)
@@ -88,11 +139,16 @@ def _plain(value: Any) -> str:
     """Text as it is; anything else as JSON writes it: true, null, 3, ["a,b", "c"], and an object
     or a list of them over several lines."""
     if isinstance(value, str):
-        return safe(value)
+        return safe(_local(value))
     nested = isinstance(value, dict | list) and any(
         isinstance(part, dict | list) for part in (value.values() if isinstance(value, dict) else value)
     )
     return safe(json.dumps(value, ensure_ascii=False, indent=2 if nested else None))
+
+
+def _local(text: str) -> str:
+    """A stored instant in the user's zone; any other text as it is."""
+    return zones.shown(datetime.fromisoformat(text)) if _INSTANT.match(text) else text
 
 
 def safe(text: str) -> str:

@@ -23,10 +23,12 @@ import errno
 import functools
 import io
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
@@ -36,10 +38,10 @@ import typer
 # and a missing argument (MissingParameter, a BadParameter) from a bad value, and no public name
 # gives them. So pyproject.toml and each app's PEP 723 block pin typer below 0.30, and
 # tests/kit/test_typer_api.py names what moved on a release that moves either.
-from typer._click.exceptions import MissingParameter, UsageError
+from typer._click.exceptions import BadOptionUsage, MissingParameter, NoSuchOption, UsageError
 from typer.core import TyperCommand, TyperGroup
 
-from . import human, interrupts
+from . import hints, human, interrupts
 from .envelope import (
     Envelope,
     Payload,
@@ -49,6 +51,7 @@ from .envelope import (
     success_envelope,
     to_json,
     to_plain,
+    version_envelope,
 )
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
 from .store import StateStore
@@ -58,7 +61,10 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 HUMAN_FLAG = "--human"
+VERSION_FLAG = "--version"
+HELP_FLAGS = ["--help", "-h"]
 _HUMAN = "human"  # the flag's name in the parser, and its key in the context's meta
+_VERSION = "version"  # the app's --version flag's name in the parser
 _COMMAND = "agentic.command"  # the key in the context's meta of the command being parsed
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 _MESSAGE_MAX_CHARS = 500  # click's messages quote what was typed; none needs more
@@ -80,6 +86,27 @@ def _human_option() -> Any:
     return option
 
 
+@functools.cache
+def _version_option() -> Any:
+    """The app's --version flag, built as --human is; the runner answers it before any command."""
+    flag_app = typer.Typer(add_completion=False)
+
+    @flag_app.command()
+    def flag(
+        version: Annotated[
+            bool, typer.Option(VERSION_FLAG, help="Print the package's version (APP.md's) and exit.")
+        ] = False,
+    ) -> None: ...
+
+    option = next(param for param in typer.main.get_command(flag_app).params if param.name == _VERSION)
+    option.expose_value = False
+    return option
+
+
+class _VersionAsked(Exception):
+    """--version was given before the command: the answer is the version, whatever follows."""
+
+
 class _TakesHumanFlag:
     """A click command or group whose parser knows --human, and records it when given as an option;
     and which refuses an option that takes one value given twice (click would keep the last)."""
@@ -93,13 +120,25 @@ class _TakesHumanFlag:
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         # The parser's own reading of the line, before any option is processed: --help stops the
         # processing, and a --human after it must still count.
-        options, rest, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
+        try:
+            options, rest, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
+        except UsageError as error:
+            error.ctx = error.ctx or ctx  # the parser leaves out whose line it was reading
+            raise
         if options.get(_HUMAN):
             ctx.meta[_HUMAN] = True
         if isinstance(self, TyperCommand):
             ctx.meta[_COMMAND] = ctx.info_name  # whose --help this would be
         _refuse_repeated_options(order, args)
-        parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
+        if isinstance(self, TyperGroup) and options.get(_VERSION) and not set(args) & set(HELP_FLAGS):
+            raise _VersionAsked
+        try:
+            parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
+        except UsageError as error:
+            # click's plain UsageError after the options were processed: words left over.
+            if type(error) is UsageError and isinstance(self, TyperCommand) and rest:
+                raise _extra_arguments(self, ctx, options, rest) from None
+            raise
         if isinstance(self, TyperGroup) and not rest:
             # Only the app's options (`--human`): the same answer as no arguments at all.
             raise _no_command(sorted(getattr(self, "commands", {})))
@@ -112,9 +151,21 @@ def _refuse_repeated_options(order: list[Any], args: Sequence[str]) -> None:
         if param.param_type_name != "option" or param.multiple or param.is_flag or param.count:
             continue
         if id(param) in seen:
-            name = max(param.opts, key=len)
-            raise _usage_error(f"Option {name} was given more than once; give it once.", args)
+            raise hints.repeated_option(max(param.opts, key=len))
         seen.add(id(param))
+
+
+def _extra_arguments(command: Any, ctx: Any, options: dict[str, Any], rest: list[str]) -> AppError:
+    arguments = [
+        (_metavar(param), options.get(param.name))
+        for param in command.params
+        if param.param_type_name == "argument"
+    ]
+    return hints.extra_arguments(ctx.info_name, arguments, rest)
+
+
+def _metavar(param: Any) -> str:
+    return str(param.metavar or param.name.upper())
 
 
 class AgenticCommand(_TakesHumanFlag, TyperCommand):
@@ -122,7 +173,17 @@ class AgenticCommand(_TakesHumanFlag, TyperCommand):
 
 
 class AgenticGroup(_TakesHumanFlag, TyperGroup):
-    pass
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(_version_option())
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        # A word that is no command: name the commands and the nearest (a word starting with -
+        # is an option, left to the parser).
+        word = args[0]
+        if not word.startswith("-") and self.get_command(ctx, word) is None:
+            raise hints.unknown_command(word, list(self.commands))
+        return super().resolve_command(ctx, args)
 
 
 class CommandTraits(NamedTuple):
@@ -140,9 +201,13 @@ class AgenticApp(typer.Typer):
 
     - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
       `<entity_name>.schema.json` (the name is given, never derived from the class name);
+    - `item_models`: other models an item command may print instead (a shorter view of the entity,
+      as notes' writes print a note without its body);
     - `list_items`: the models list commands print per item, when not the entity itself;
     - `envelopes`: the app's own success shapes beyond an item and a list (closed TypedDicts);
     - `summary`: the fields --human shows of each item of a list, with their formats;
+    - `durations`: the fields that hold milliseconds, each with the label --human shows it by (as
+      a duration: `8m 23s`);
     - `traits`: each command's function and whether it changes state or needs confirmation.
 
     Every AgenticApp has `describe`, which reports its commands as data.
@@ -157,6 +222,8 @@ class AgenticApp(typer.Typer):
         list_items: tuple[type[BaseModel], ...] = (),
         envelopes: tuple[Any, ...] = (),
         summary: Mapping[str, str] | None = None,
+        item_models: tuple[type[BaseModel], ...] = (),
+        durations: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             help=help_text,
@@ -164,13 +231,15 @@ class AgenticApp(typer.Typer):
             add_completion=False,
             rich_markup_mode=None,
             pretty_exceptions_enable=False,
-            context_settings={"help_option_names": ["--help"]},
+            context_settings={"help_option_names": HELP_FLAGS},
         )
         self.entity = entity
         self.entity_name = entity_name
         self.list_items = list_items
         self.envelopes = envelopes
+        self.item_models = item_models
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
+        self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
         self.command("describe")(self._describe)
 
@@ -195,7 +264,30 @@ class AgenticApp(typer.Typer):
 
     def render_human(self, envelope: Envelope) -> str:
         """The envelope as --human prints it."""
-        return human.render(envelope, self.summary)
+        return human.render(envelope, self.summary, self.durations)
+
+    def version(self) -> str:
+        """The package's version: the `version` of its APP.md frontmatter, read only when asked.
+        The package root is the folder above the entry script's (`app/cli.py`), found from the
+        file its commands are written in."""
+        entry = next(
+            (trait.function for trait in self.traits.values() if trait.function.__module__ != __name__),
+            None,
+        )
+        manifest = Path(entry.__code__.co_filename).resolve().parents[1] / "APP.md" if entry else None
+        try:
+            text = manifest.read_text(encoding="utf-8") if manifest is not None else ""
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        frontmatter = text.split("\n---", 1)[0] if text.startswith("---") else ""
+        found = re.search(r"^version:[ \t]*['\"]?([^'\"\s]+)['\"]?[ \t]*$", frontmatter, re.MULTILINE)
+        if found is None:
+            raise AppError(
+                ErrorCode.INTERNAL_ERROR,
+                "The package's version cannot be read: its APP.md has no `version`.",
+                "Nothing was read or changed. Please report it; the version is in APP.md's frontmatter.",
+            )
+        return found.group(1)
 
     def _describe(self) -> Payload:
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
@@ -212,6 +304,8 @@ def new_app(
     list_items: tuple[type[BaseModel], ...] = (),
     envelopes: tuple[Any, ...] = (),
     summary: Mapping[str, str],
+    item_models: tuple[type[BaseModel], ...] = (),
+    durations: Mapping[str, str] | None = None,
 ) -> AgenticApp:
     """An app's typer app, set up for the envelope (no rich panels, no completion, no pretty
     tracebacks), carrying its models and its --human summary (see AgenticApp)."""
@@ -222,6 +316,8 @@ def new_app(
         list_items=list_items,
         envelopes=envelopes,
         summary=summary,
+        item_models=item_models,
+        durations=durations,
     )
 
 
@@ -370,16 +466,15 @@ def _invoke(
         envelope, status = app.outcome(command, result)
     except typer.Exit:  # --help: click printed the text and ended the command
         envelope, status = help_envelope(ctx.meta.get(_COMMAND), captured.getvalue()), EXIT_OK
+    except _VersionAsked:
+        try:
+            envelope, status = version_envelope(app.version()), EXIT_OK
+        except AppError as error:
+            envelope, status = _failure(command, error)
     except AppError as error:
         envelope, status = _failure(command, error)
-    except MissingParameter as error:
-        envelope, status = _failure(command, _usage_error(error.format_message(), args))
-    except typer.BadParameter as error:
-        # A value of the wrong type or outside its choices: the option was given, its value is bad.
-        message = _shorten_echoes(error.format_message(), args)
-        envelope, status = _failure(command, AppError(ErrorCode.VALIDATION_ERROR, message))
     except UsageError as error:
-        envelope, status = _failure(command, _usage_error(error.format_message(), args))
+        envelope, status = _failure(command, _parse_error(app, error, args))
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
@@ -415,9 +510,68 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
     )
 
 
-def _usage_error(message: str, args: Sequence[str]) -> AppError:
+def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> AppError:
+    """What the parser refused, in the suite's words and with the fix (see hints.py). Each case
+    reads what the parser knows of the parameter; only an error of a kind none of them knows
+    keeps the parser's own message."""
+    ctx = error.ctx
+    command = ctx.info_name if ctx is not None and isinstance(ctx.command, TyperCommand) else None
+    params = list(ctx.command.params) if ctx is not None else []
+    param = getattr(error, "param", None)
+    if isinstance(error, MissingParameter) and param is not None and command is not None:
+        arguments = [_metavar(each) for each in params if each.param_type_name == "argument"]
+        return hints.missing_argument(command, _metavar(param), arguments, getattr(param, "help", None) or "")
+    if isinstance(error, typer.BadParameter) and param is not None and command is not None:
+        option = max(param.opts, key=len) if param.param_type_name == "option" else _metavar(param)
+        choices = _choices(app, command, param.name)
+        if choices:
+            return hints.bad_choice(option, _given_value(option, args), choices, command)
+        return hints.bad_value(option, error.message, getattr(error, "hint", None), command)
+    if isinstance(error, NoSuchOption):
+        given = _given_option(error.option_name, args)
+        takes_argument = any(param.param_type_name == "argument" for param in params)
+        options = [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
+        return hints.unknown_option(
+            command, given, options, takes_argument and command is not None, app_options=[VERSION_FLAG]
+        )
+    if isinstance(error, BadOptionUsage):
+        taken: Any = next(
+            (param for param in params if error.option_name in getattr(param, "opts", ())), None
+        )
+        if taken is not None and taken.is_flag:
+            return hints.flag_with_value(error.option_name)
+        if taken is not None and command is not None:
+            help_text = taken.help or ""
+            return hints.missing_value(
+                error.option_name, _metavar(taken), help_text, _choices(app, command, taken.name)
+            )
     hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(message, args), hint)
+    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
+
+
+def _choices(app: AgenticApp, command: str, name: str | None) -> list[str] | None:
+    """The values a parameter allows (an enum's), as `describe` reports them."""
+    from .describe import parameter_choices  # only a refused value needs it
+
+    trait = app.traits.get(command)
+    return parameter_choices(trait.function, name) if trait is not None and name else None
+
+
+def _given_value(option: str, args: Sequence[str]) -> str:
+    """The value given to an option (once: a second time is refused before values are read)."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == option and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith(option + "="):
+            return arg[len(option) + 1 :]
+    return ""
+
+
+def _given_option(name: str, args: Sequence[str]) -> str:
+    """The whole argument the parser read an unknown option from: `-1 bug` for its `-1`."""
+    return next((arg for arg in args if arg == name or arg.startswith(name)), name)
 
 
 def _shorten_echoes(message: str, args: Sequence[str]) -> str:

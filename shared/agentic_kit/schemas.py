@@ -42,6 +42,13 @@ class HelpEnvelope(TypedDict):
     help: str
 
 
+class VersionEnvelope(TypedDict):
+    __pydantic_config__ = _CLOSED  # type: ignore[misc]
+    ok: Literal[True]
+    command: None
+    version: str
+
+
 class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
@@ -61,18 +68,29 @@ def envelope_schemas(
     entity_name: str,
     commands: list[str],
     list_item_models: tuple[type[BaseModel], ...] = (),
+    item_models: tuple[type[BaseModel], ...] = (),
     own_envelopes: tuple[Any, ...] = (),
 ) -> dict[str, dict[str, Any]]:
     """File name → schema, for the app's schemas/ folder.
 
     `list_item_models` are the shapes list commands print, when they are not the entity itself
-    (a summary instead of the whole note, say); `own_envelopes` the app's own success shapes
-    (closed TypedDicts with `ok` and `command`), beyond an item and a list.
+    (a summary instead of the whole note, say); `item_models` the other shapes item commands
+    print besides the entity (a write that answers with that summary); `own_envelopes` the app's
+    own success shapes (closed TypedDicts with `ok` and `command`), beyond an item and a list.
     """
     list_envelopes = [ListEnvelope[model] for model in list_item_models or (entity_model,)]  # type: ignore[valid-type]
+    item_envelopes = [ItemEnvelope[model] for model in item_models]  # type: ignore[valid-type]
     describe_envelope = ItemEnvelope[AppDescription]
-    shapes = (*list_envelopes, *own_envelopes)
-    success: Any = Union[ItemEnvelope[entity_model], describe_envelope, *shapes, HelpEnvelope]  # type: ignore[valid-type]
+    entity_envelope: Any = ItemEnvelope[entity_model]  # type: ignore[valid-type]
+    success: Any = Union[
+        entity_envelope,
+        *item_envelopes,
+        describe_envelope,
+        *list_envelopes,
+        *own_envelopes,
+        HelpEnvelope,
+        VersionEnvelope,
+    ]
     schemas = {
         f"{entity_name}.schema.json": entity_model.model_json_schema(mode="serialization"),
         "success-envelope.schema.json": TypeAdapter(success).json_schema(mode="serialization"),

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from agentapps.harness import AppRunner
+from agentic_kit import human
 from tests.packages import AppFacts
 from tests.states import encode, example
 
@@ -142,9 +143,8 @@ def test_human_output_keeps_a_zero_width_joiner_inside_an_emoji(todo: AppRunner)
 def test_human_output_shows_values_as_json_does(timer: AppRunner, notes: AppRunner) -> None:
     assert timer.run("start", "tea", env=NOW).ok
     shown = timer.run_human("get", "tm_0001", env=NOW).stdout
-    assert "isDue        false\n" in shown
-    assert "durationMs   null\n" in shown
-    assert "elapsedMs    0\n" in shown
+    assert "isDue      false\n" in shown
+    assert "duration   null\n" in shown
     assert notes.run("add", "x", "--tag", "a,b", "--tag", "c", env=NOW).ok
     assert 'tags       ["a,b", "c"]\n' in notes.run_human("get", "nt_0001").stdout
 
@@ -167,7 +167,67 @@ def test_describe_as_text_shows_its_commands_as_json(todo: AppRunner) -> None:
 
 
 def test_a_human_error_message_stays_on_one_line(notes: AppRunner) -> None:
-    """A newline or tab in a path a message names is escaped, as other controls are."""
+    """A newline or tab in a path a message or hint names is escaped, as other controls are."""
     out = notes.run_human("add", "x", "--body-file", "a\nb\tc")
     assert out.exit_status == 3
-    assert out.stdout == "Error VALIDATION_ERROR: --body-file a\\nb\\tc: no such file.\n"
+    error, hint = out.stdout.splitlines()
+    assert error == "Error VALIDATION_ERROR: --body-file a\\nb\\tc: no such file."
+    assert hint.startswith("Hint: A relative path is read from the folder the app runs in")
+    assert f"{notes.package.root / 'a'}\\nb\\tc." in hint
+
+
+def test_a_list_count_agrees_with_its_noun(todo: AppRunner) -> None:
+    assert todo.run_human("list", env=NOW).stdout == "(0 items)\n"
+    assert todo.run("add", "Write docs", env=NOW).ok
+    assert todo.run_human("list", env=NOW).stdout.endswith("\n(1 item)\n")
+    assert todo.run("add", "Ship it", env=NOW).ok
+    assert todo.run_human("list", env=NOW).stdout.endswith("\n(2 items)\n")
+    assert todo.run_human("list", "--limit", "1", env=NOW).stdout.endswith("\n(1 of 2 items)\n")
+    assert todo.run("remove", "td_0002", "--confirm", env=NOW).ok
+    assert todo.run_human("list", "--limit", "1", env=NOW).stdout.endswith("\n(1 of 1 item)\n")
+
+
+def test_a_timer_shows_its_durations_as_a_person_reads_them(timer: AppRunner) -> None:
+    assert timer.run("start", "tea", "--duration", "1h30m", env=NOW).ok
+    later = {"AGENTIC_NOW": "2026-04-01T00:08:23.901Z"}  # 503,901 ms after the start
+    assert timer.run_human("get", "tm_0001", env=later).stdout == (
+        "id         tm_0001\n"
+        "label      tea\n"
+        "kind       countdown\n"
+        "status     running\n"
+        "duration   1h 30m\n"
+        "dueAt      2026-04-01 01:30:00 +00:00\n"
+        "startedAt  2026-04-01 00:00:00 +00:00\n"
+        "pausedAt   null\n"
+        "stoppedAt  null\n"
+        "createdAt  2026-04-01 00:00:00 +00:00\n"
+        "updatedAt  2026-04-01 00:00:00 +00:00\n"
+        "elapsed    8m 23s\n"
+        "remaining  1h 21m\n"
+        "isDue      false\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("milliseconds", "shown"),
+    [
+        (0, "0s"),
+        (750, "750ms"),
+        (1_000, "1s"),
+        (59_999, "59s"),
+        (60_000, "1m 00s"),
+        (503_901, "8m 23s"),
+        (3_599_999, "59m 59s"),
+        (3_720_000, "1h 02m"),
+        (86_399_999, "23h 59m"),
+        (86_400_000, "1d 00h"),
+        (277_200_000, "3d 05h"),
+    ],
+)
+def test_a_duration_is_cut_to_its_two_largest_units(milliseconds: int, shown: str) -> None:
+    assert human.duration(milliseconds) == shown
+
+
+@pytest.mark.parametrize(("count", "shown"), [(0, "0 errors"), (1, "1 error"), (2, "2 errors")])
+def test_a_count_agrees_with_its_noun(count: int, shown: str) -> None:
+    assert human.plural(count, "error") == shown

@@ -40,7 +40,31 @@ def test_append_reads_a_text_file(notes: AppRunner, tmp_path: Path) -> None:
     source = tmp_path / "more.txt"
     source.write_bytes(b"more\r\n")
     assert notes.run("add", "t", "--body", "start").ok
-    assert notes.run("append", "nt_0001", "--text-file", str(source)).item["body"] == "start\nmore\r\n"
+    assert notes.run("append", "nt_0001", "--text-file", str(source)).ok
+    assert notes.run("get", "nt_0001").item["body"] == "start\nmore\r\n"
+
+
+@pytest.mark.parametrize("option", ["--body-file", "--text-file"])
+def test_a_relative_path_that_is_not_there_says_where_it_was_looked_for(
+    notes: AppRunner, option: str
+) -> None:
+    """A runtime runs the app from its package root, so a relative path is read from there: the
+    hint shows that resolved path and says what to give instead."""
+    args = ["add", "x", option, "notes/today.md"] if option == "--body-file" else []
+    if option == "--text-file":
+        assert notes.run("add", "x").ok
+        args = ["append", "nt_0001", option, "notes/today.md"]
+    result = notes.run(*args)
+    assert (result.error_code, result.exit_status) == ("VALIDATION_ERROR", 3)
+    assert result.envelope["error"]["message"] == f"{option} notes/today.md: no such file."
+    hint = result.envelope["error"]["hint"]
+    assert f"here {notes.package.root / 'notes' / 'today.md'}." in hint
+    assert "Give an absolute path, or - and pipe the text on stdin." in hint
+
+
+def test_an_absolute_path_that_is_not_there_names_the_fix(notes: AppRunner, tmp_path: Path) -> None:
+    result = notes.run("add", "x", "--body-file", str(tmp_path / "missing.md"))
+    assert result.envelope["error"]["hint"] == "Check the path, or give - and pipe the text on stdin."
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from agentic_kit.errors import EXIT_STATUS
 from tests.packages import AppFacts
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
-KIT_VARIABLES = {"AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW"}
+KIT_VARIABLES = {"AGENTIC_STATE_DIR", "AGENTIC_LOCK_TIMEOUT", "AGENTIC_NOW", "AGENTIC_TZ"}
 
 
 def cli_commands(app: AppRunner) -> list[str]:
@@ -36,7 +36,7 @@ def test_the_to_do_frontmatter_is_the_reference_contract() -> None:
     )
     assert manifest.name == "Agentic To-Do"
     assert manifest.commands == [
-        *("add", "list", "get", "search", "update", "complete", "reopen", "remove"),
+        *("add", "list", "due", "get", "search", "update", "complete", "reopen", "remove"),
         *("purge", "export", "import", "describe"),
     ]
 
@@ -130,10 +130,11 @@ def test_the_entry_script_names_its_dependencies_inline(app: AppRunner) -> None:
     block = re.search(r"^# /// script\n((?:#.*\n)+?)# ///$", script, flags=re.MULTILINE)
     assert block is not None
     metadata = tomllib.loads("\n".join(line[2:] for line in block.group(1).splitlines()))
-    assert {re.split(r"[<>=]", dep)[0] for dep in metadata["dependencies"]} == {
+    assert {re.split(r"[<>=; ]", dep)[0] for dep in metadata["dependencies"]} == {
         "typer",
         "filelock",
         "pydantic",
+        "tzdata",  # only where the OS has no zone database: `sys_platform == 'win32'`
     }
     assert metadata["requires-python"] == ">=3.11"
 

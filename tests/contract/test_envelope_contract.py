@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agentapps.harness import AppRunner
+from agentapps.sync import package_app
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
 from tests.packages import PACKAGES, SUITE
 
@@ -56,15 +57,17 @@ def test_help_envelope_keys_in_order(todo: AppRunner) -> None:
     assert list(todo.run("list", "--help").envelope) == HELP_KEYS
 
 
-@pytest.mark.parametrize(
-    ("args", "error_keys"),
-    [(["get", "td_0001"], ["code", "message", "hint"]), (["list", "--status", "x"], ["code", "message"])],
-)
-def test_error_envelope_keys_in_order(todo: AppRunner, args: list[str], error_keys: list[str]) -> None:
+def test_version_envelope_keys_in_order(todo: AppRunner) -> None:
+    assert list(todo.run("--version").envelope) == ["ok", "command", "version"]
+
+
+@pytest.mark.parametrize("args", [["get", "td_0001"], ["list", "--status", "x"], ["nope"]])
+def test_error_envelope_keys_in_order(todo: AppRunner, args: list[str]) -> None:
+    """Every error of this suite's apps carries a hint (the harness holds each run to it)."""
     envelope = todo.run(*args).envelope
     assert list(envelope) == ERROR_KEYS
     assert envelope["ok"] is False
-    assert list(envelope["error"]) == error_keys
+    assert list(envelope["error"]) == ["code", "message", "hint"]
 
 
 def schema(package: str, name: str) -> dict[str, Any]:
@@ -84,10 +87,14 @@ def test_every_package_schema_closes_its_envelopes(package: str) -> None:
     assert error["required"] == ERROR_KEYS
     success = schema(package, "success-envelope.schema.json")
     shapes = {name: definition for name, definition in success["$defs"].items() if "Envelope" in name}
-    # Item shapes for the entity and for describe, one help shape, a list shape per kind of list item.
+    # Item shapes for the entity, for describe and for each other model an item command prints
+    # (agentic-notes' writes print a note without its body), one help shape, one version shape, a list
+    # shape per kind of list item.
+    item_shapes = 2 + len(package_app(SUITE / package).item_models)
     required = [definition["required"] for definition in shapes.values()]
-    assert required.count(ITEM_KEYS) == 2
+    assert required.count(ITEM_KEYS) == item_shapes
     assert required.count(HELP_KEYS) == 1
+    assert required.count(["ok", "command", "version"]) == 1
     assert required.count(LIST_KEYS) >= 1
-    assert len(required) == 3 + required.count(LIST_KEYS)
+    assert len(required) == item_shapes + 2 + required.count(LIST_KEYS)
     assert all(definition["additionalProperties"] is False for definition in shapes.values())

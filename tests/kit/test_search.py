@@ -1,5 +1,5 @@
-"""The kit's search, shared by notes and to-do: the excerpt every notes list shows (its fast path
-agrees with the plain definition on any text), and matching with and without accents."""
+"""The kit's search, shared by notes and to-do, and the excerpt every notes list shows (excerpts.py:
+its fast path agrees with the plain definition on any text): matching with and without accents."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentic_kit import search
+from agentic_kit import excerpts, search
 
 
 def plain_excerpt(body: str) -> str:
@@ -24,7 +24,7 @@ def plain_excerpt(body: str) -> str:
     | st.text(max_size=300)
 )
 def test_the_excerpt_is_the_collapsed_body_cut_to_160_characters(body: str) -> None:
-    assert search.excerpt(body) == plain_excerpt(body)
+    assert excerpts.excerpt(body) == plain_excerpt(body)
 
 
 @dataclass

@@ -84,11 +84,11 @@ def _name(requirement: str) -> str:
 @pytest.mark.parametrize("script", ENTRY_SCRIPTS, ids=lambda path: path.parts[-3])
 def test_every_pep_723_block_names_what_pyproject_names_for_packages(script: Path) -> None:
     project = tomllib.loads((SUITE / "pyproject.toml").read_text())["project"]
-    pinned = {re.split(r"[<>=]", requirement)[0]: requirement for requirement in project["dependencies"]}
+    pinned = {re.split(r"[<>=; ]", requirement)[0]: requirement for requirement in project["dependencies"]}
     package = {
-        re.split(r"[<>=]", requirement)[0]: requirement for requirement in _package_requirements(script)
+        re.split(r"[<>=; ]", requirement)[0]: requirement for requirement in _package_requirements(script)
     }
-    assert package == {name: pinned[name] for name in ("typer", "filelock", "pydantic")}
+    assert package == {name: pinned[name] for name in ("typer", "filelock", "pydantic", "tzdata")}
 
 
 def test_the_installed_typer_is_one_the_pin_admits() -> None:

@@ -36,6 +36,21 @@ def test_catalog_lists_the_suite_packages_from_their_frontmatter(
     )
 
 
+def test_catalog_at_the_repository_root_lists_no_template_and_no_build_output(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    shown = agentapps("catalog", str(SUITE)).envelope["items"]
+    broken = [Path(entry["source"]) for entry in shown if entry["status"] != "ok"]
+    assert broken
+    assert all(path.is_relative_to(FIXTURES) for path in broken)  # broken on purpose only
+    assert not [entry for entry in shown if Path(entry["source"]).is_relative_to(SUITE / "shared")]
+    # What `pip install .` leaves under build/ is a copy, never a package of its own.
+    shutil.copytree(FIXTURES / "valid-package", tmp_path / "packages" / "valid-package")
+    shutil.copytree(FIXTURES / "valid-package", tmp_path / "build" / "lib" / "valid-package")
+    [entry] = agentapps("catalog", str(tmp_path)).envelope["items"]
+    assert entry["source"] == str(tmp_path / "packages" / "valid-package")
+
+
 def test_catalog_reads_only_the_frontmatter(agentapps: Callable[..., ToolkitResult], tmp_path: Path) -> None:
     package = tmp_path / "huge-body"
     shutil.copytree(FIXTURES / "valid-package", package)
@@ -321,7 +336,5 @@ def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
         [script, "check", str(FIXTURES / "unresolved-skill"), "--human"], capture_output=True, text=True
     )
     assert as_text.returncode == 13
-    assert as_text.stdout.startswith(
-        f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 errors, 1 warnings)\n  error"
-    )
+    assert as_text.stdout.startswith(f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 error, 1 warning)\n  error")
     assert "skills.resolve" in as_text.stdout

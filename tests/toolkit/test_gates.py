@@ -63,6 +63,7 @@ GROUP = manifest(["items add", "items remove"], ["items"])
         (FLAT, ["list", "--limit", "5"], None),
         (FLAT, ["--help"], None),  # no command: nothing to gate
         (FLAT, ["-h"], None),
+        (FLAT, ["--version"], None),  # the app's version: nothing runs
         # A gated command needs approval whatever follows it: an app that ignores a stray flag
         # would run it, and the runtime never guesses how the app parses options.
         (FLAT, ["remove", "--help"], "remove"),
@@ -93,6 +94,8 @@ def test_the_confirmation_gate_keys_on_the_leading_words(
         (PATHS, ["items", "--limit", "5", "remove", "it_1"], "--limit"),  # "remove" may continue the path
         (PATHS, ["items", "--limit", "5", "ＲＥＭＯＶＥ", "it_1"], "--limit"),
         (FLAT, ["--help", "remove"], "--help"),
+        (FLAT, ["-h", "remove"], "-h"),
+        (FLAT, ["--version", "remove", "td_0001"], "--version"),
     ],
 )
 def test_anything_before_the_command_is_refused(declared: AppManifest, args: list[str], first: str) -> None:

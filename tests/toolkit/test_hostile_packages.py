@@ -88,8 +88,9 @@ def test_an_option_value_that_reads_like_an_option_stays_its_value_over_mcp(tmp_
             "agentic_notes__add", {"title": "n", "body": "--human", "tag": ["--", "-x"]}
         )
         assert note.is_error is not True, note.structured_content
-        assert note.structured_content is not None
-        assert (note.structured_content["item"]["body"], note.structured_content["item"]["tags"]) == (
+        whole = await session.call_tool("agentic_notes__get", {"id": "nt_0001"})  # a write shows no body
+        assert whole.structured_content is not None
+        assert (whole.structured_content["item"]["body"], whole.structured_content["item"]["tags"]) == (
             "--human",
             ["--", "-x"],
         )

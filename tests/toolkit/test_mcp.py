@@ -714,7 +714,8 @@ def test_an_unknown_option_is_a_usage_error_as_the_code_table_says(tmp_path: Pat
     completed = agentapps("mcp", "--bogus", str(SUITE / "agentic-to-do"))
     assert completed.returncode == 2
     error = json.loads(completed.stdout)["error"]
-    assert (error["code"], error["message"]) == ("USAGE_ERROR", "No such option: --bogus")
+    assert (error["code"], error["message"]) == ("USAGE_ERROR", "mcp has no option '--bogus'.")
+    assert error["hint"].startswith("Options of mcp: --approve,")
     assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
 
 

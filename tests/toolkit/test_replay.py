@@ -88,8 +88,8 @@ def test_a_runtime_that_drops_stdin_fails_with_the_difference(
     assert (result.exit_status, result.error_code) == (14, "SCENARIO_FAILED")
     error = result.envelope["error"]
     assert error["message"] == (
-        f"1 of 1 scenarios failed. First: {STDIN_SCENARIO}, step 1 of 10: add t --body-file -\n"
-        '  envelope.item.body: expected "line 1\\nline 2\\n", got ""'
+        f"1 of 1 scenarios failed. First: {STDIN_SCENARIO}, step 1 of 15: add t --body-file -\n"
+        '  envelope.item.excerpt: expected "line 1 line 2", got ""'
     )
     (report,) = error["details"]["items"]
     assert (report["passed"], report["passedSteps"]) == (False, 0)
@@ -139,7 +139,7 @@ def test_human_output_lists_each_failed_step_and_its_differences(tmp_path: Path)
     assert out.getvalue() == (
         f"FAIL  {path}  step 1 of 2: add a\n"
         '  envelope.item.title: expected "b", got "a"\n'
-        "0 of 1 scenarios passed.\n"
+        "0 of 1 scenario passed.\n"
     )
 
 

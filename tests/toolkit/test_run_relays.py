@@ -131,4 +131,11 @@ def test_run_passes_its_own_stdin_to_the_app(tmp_path: Path) -> None:
         check=False,
     )
     assert completed.returncode == 0
-    assert json.loads(completed.stdout)["item"]["body"] == "line1\nline2\n"
+    got = subprocess.run(
+        [AGENTAPPS, "run", str(SUITE / "agentic-notes"), "--", "get", "nt_0001"],
+        capture_output=True,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+        timeout=60,
+        check=False,
+    )
+    assert json.loads(got.stdout)["item"]["body"] == "line1\nline2\n"

@@ -3,7 +3,7 @@
 Rank, best first: more terms found in the title, then more terms found in the tags, then the
 order the entities come in (each app gives them newest first). Matching ignores case; with
 `fold_accents` it ignores accents too, both ways ("cafe" finds "Café", "café" finds "CAFE").
-`snippet` and `excerpt` shorten a long text for a list or a hit.
+`snippet` shortens a long text around a hit (excerpts.py the start of one, for a list).
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from .errors import validation_error
+from .excerpts import excerpt
 
-EXCERPT_CHARS = 160
 SNIPPET_CHARS = 160
 # How much of the snippet comes before the match: enough to read it in context.
 _LEAD_CHARS = 40
-_WORD = re.compile(r"\S+")
-_COLLAPSIBLE = re.compile(r"\s\s|[^\S ]")  # a run of whitespace, or any but a plain space
 
 
 class Searchable(Protocol):
@@ -106,20 +104,3 @@ def snippet(body: str, terms: list[str]) -> str:
     end = min(len(body), start + SNIPPET_CHARS)
     text = " ".join(body[start:end].split())
     return ("…" if start > 0 else "") + text + ("…" if end < len(body) else "")
-
-
-def excerpt(body: str) -> str:
-    """The body with its whitespace collapsed, cut to EXCERPT_CHARS characters; … when cut."""
-    head = body[:EXCERPT_CHARS]
-    if _COLLAPSIBLE.search(head) is None and not head.startswith(" "):
-        # Nothing to collapse in the part shown: the common case, and a list shows thousands.
-        rest = body[EXCERPT_CHARS:]
-        return head.rstrip(" ") if not rest or rest.isspace() else head.rstrip() + "…"
-    words: list[str] = []
-    length = -1
-    for match in _WORD.finditer(body):  # lazily: a 1 MiB body costs no more than a short one
-        words.append(match.group())
-        length += len(words[-1]) + 1
-        if length > EXCERPT_CHARS:
-            return " ".join(words)[:EXCERPT_CHARS].rstrip() + "…"
-    return " ".join(words)

@@ -19,7 +19,7 @@
 - Only a regular file of at most MAX_STATE_BYTES is read: a FIFO or a device is STATE_IO_ERROR
   (opened without waiting for a writer), a larger file STATE_CORRUPT (no write makes one).
 - Every command that reads or writes the state checks the settings (AGENTIC_NOW,
-  AGENTIC_LOCK_TIMEOUT) when it opens the store, whether or not it uses them.
+  AGENTIC_LOCK_TIMEOUT, AGENTIC_TZ) when it opens the store, whether or not it uses them.
 - Nothing is created before it is known that it can be: a missing folder or the lock file only in
   a writable folder, and a lock file that cannot be made is STATE_IO_ERROR at once.
 - The names of the store's own files (`<state>.lock`, `.<state>.<16 hex digits>.tmp`) are never a
@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import from_json
 
-from . import clock, interrupts
+from . import clock, interrupts, zones
 from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, HasId, id_problems
@@ -164,11 +164,13 @@ def lock_timeout() -> float:
 
 
 def check_settings() -> None:
-    """Refuse a bad AGENTIC_NOW or AGENTIC_LOCK_TIMEOUT (VALIDATION_ERROR) whether or not this
-    command would use it: every command that reads or writes the state checks both, the same way,
-    so a setting that is wrong never passes unseen in a read and fails only in a write."""
+    """Refuse a bad AGENTIC_NOW, AGENTIC_LOCK_TIMEOUT or AGENTIC_TZ (VALIDATION_ERROR) whether or
+    not this command would use it: every command that reads or writes the state checks them all,
+    the same way, so a setting that is wrong never passes unseen in a read and fails only in a
+    write."""
     clock.now()
     lock_timeout()
+    zones.check_zone()
 
 
 def _io_error(action: str, path: Path, error: OSError) -> AppError:

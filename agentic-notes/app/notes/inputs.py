@@ -10,7 +10,9 @@ from .models import BODY_MAX_BYTES, ID_PREFIX, TITLE_MAX_CHARS
 
 
 def check_title(title: str) -> str:
-    return check_text("title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True)
+    return check_text(
+        "title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True, longer_text="--body"
+    )
 
 
 def check_body_size(field: str, body: str) -> str:
@@ -26,7 +28,11 @@ def check_body_size(field: str, body: str) -> str:
 def body_from(text: str | None, file: str | None, *, text_option: str, file_option: str) -> str | None:
     """The text given inline or read from a file (`-`: stdin); None when neither was given."""
     if text is not None and file is not None:
-        raise validation_error(f"Give {text_option} or {file_option}, not both.")
+        raise validation_error(
+            f"Give {text_option} or {file_option}, not both.",
+            f"Give the text inline with {text_option}, or read it with {file_option} "
+            "(a path, or - for stdin).",
+        )
     if file is not None:
         return read_text_source(file_option, file, max_bytes=BODY_MAX_BYTES)
     if text is not None:

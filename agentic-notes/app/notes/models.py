@@ -13,8 +13,8 @@ from typing import Annotated
 
 from pydantic import Field
 
+from agentic_kit.excerpts import EXCERPT_CHARS
 from agentic_kit.ids import id_pattern
-from agentic_kit.search import EXCERPT_CHARS
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
 from agentic_kit.tags import Tags, tag_problems
 from agentic_kit.text import STORED_LINE_PATTERN
@@ -33,7 +33,7 @@ Title = Annotated[str, Field(min_length=1, max_length=TITLE_MAX_CHARS, pattern=S
 
 
 class Note(CamelModel):
-    """One whole note, as add, get, update, append, tag, untag and remove return it."""
+    """One whole note, as get returns it (every write answers with a NoteSummary of it)."""
 
     id: NoteId
     title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters, trimmed.")
@@ -45,7 +45,7 @@ class Note(CamelModel):
 
 
 class NoteSummary(CamelModel):
-    """A note in `list` and `due`: the body shortened to an excerpt."""
+    """A note in `list` and `due`, and as every write answers with it: the body shortened to an excerpt."""
 
     id: NoteId
     title: Title

@@ -7,8 +7,9 @@ from datetime import datetime
 
 from agentic_kit.changes import apply_changes
 from agentic_kit.dates import due_start
+from agentic_kit.excerpts import excerpt
 from agentic_kit.ids import find_by_id, format_id
-from agentic_kit.search import excerpt, search, snippet
+from agentic_kit.search import search, snippet
 from agentic_kit.tags import merged_tags
 
 from .inputs import check_body_size
@@ -37,14 +38,19 @@ def find_note(state: NotesState, note_id: str) -> Note:
 
 def newest_first(state: NotesState, tags: list[str]) -> list[Note]:
     """Notes carrying every tag given, newest first (IDs grow with creation)."""
+    return tagged(state, tags)[::-1]
+
+
+def tagged(state: NotesState, tags: list[str]) -> list[Note]:
+    """Notes carrying every tag given, in creation order."""
     wanted = set(tags)
-    return [note for note in reversed(state.notes) if wanted <= set(note.tags)]
+    return [note for note in state.notes if wanted <= set(note.tags)]
 
 
 def follow_up_comes(note: Note, instant: datetime, *, inclusive: bool) -> bool:
     """Whether the note's follow-up comes before `instant` (or at it, when inclusive).
 
-    A date-only follow-up comes at 00:00:00Z of its day.
+    A follow-up is a reminder: a date-only one comes at the start of its day in the user's zone.
     """
     if note.due_at is None:
         return False
@@ -52,10 +58,19 @@ def follow_up_comes(note: Note, instant: datetime, *, inclusive: bool) -> bool:
     return start <= instant if inclusive else start < instant
 
 
+def follow_up_after(note: Note, instant: datetime) -> bool:
+    """Whether the note's follow-up comes strictly after `instant`."""
+    return note.due_at is not None and due_start(note.due_at) > instant
+
+
+def follow_up_moment(note: Note) -> datetime | None:
+    """Where a note sorts by due: when its follow-up comes."""
+    return None if note.due_at is None else due_start(note.due_at)
+
+
 def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[Note]:
-    """Notes whose follow-up has come by `instant`, oldest follow-up first."""
-    come = [note for note in state.notes if follow_up_comes(note, instant, inclusive=inclusive)]
-    return sorted(come, key=lambda note: due_start(note.due_at or ""))
+    """Notes whose follow-up has come by `instant`, in creation order."""
+    return [note for note in state.notes if follow_up_comes(note, instant, inclusive=inclusive)]
 
 
 def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[dict[str, object]]:

@@ -93,6 +93,12 @@ def describe_app(group: Any, traits: Mapping[str, CommandTraits]) -> AppDescript
     }
 
 
+def parameter_choices(function: Callable[..., Any], name: str) -> list[str] | None:
+    """The values a command's parameter allows, when it has a fixed set (an enum)."""
+    annotation = _annotations(function).get(name)
+    return _choices(annotation) if annotation is not None else None
+
+
 def _annotations(function: Callable[..., Any]) -> dict[str, Any]:
     """Each parameter's annotation, `Annotated[...]` kept: its metadata holds typer's Option or
     Argument, whose `parser` says how the value is read."""

@@ -4,18 +4,19 @@ VALIDATION_ERROR. Apps call them before touching the state, so bad input never t
 from __future__ import annotations
 
 import errno
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
 
-import typer
-
-from .dates import DUE_FORMATS, OutOfRange, parse_bound, parse_due
+from .dates import DUE_FORMATS, OutOfRange, parse_after_bound, parse_bound, parse_due
 from .errors import AppError, validation_error
+from .hints import BadValue
 from .text import NOT_ONE_LINE, printable, quoted
 
 STDIN_PATH = "-"
 MAX_COUNT_DIGITS = 4000  # below Python's 4300-digit limit for turning text into an int
+_COUNT_HINT = "Give a whole number of 0 or more in ASCII digits, such as 20."
 
 
 def check_text(
@@ -25,20 +26,26 @@ def check_text(
     max_chars: int,
     required: bool = False,
     single_line: bool = False,
+    longer_text: str | None = None,
 ) -> str:
     """The value as given (a single-line field is trimmed), or VALIDATION_ERROR.
 
     A single-line field refuses control characters, line and paragraph separators, and bidi
     controls (text.NOT_ONE_LINE): nothing in it can start a new line or reorder what is shown.
+    `longer_text` names the option that takes what does not fit on that line (`--description`).
     """
     if single_line:
         value = value.strip()
         if NOT_ONE_LINE.search(value):
+            further = f"; put further lines or tabs in {longer_text}" if longer_text else ""
             raise validation_error(
-                f"{field} must be one line, without control, line-separator or bidi-control characters."
+                f"{field} must be one line, without control, line-separator or bidi-control characters.",
+                f"Give the {field} as one line of plain text{further}.",
             )
     if required and not value.strip():
-        raise validation_error(f"{field} must not be empty.")
+        raise validation_error(
+            f"{field} must not be empty.", f"Give a {field} with at least one character that is not a space."
+        )
     if len(value) > max_chars:
         raise validation_error(
             f"{field} is {len(value)} characters; the limit is {max_chars}.",
@@ -56,16 +63,26 @@ def check_due(option: str, value: str) -> str:
 
 
 def check_bound(option: str, value: str) -> datetime:
-    """A date or instant used as a bound, as a UTC instant (see dates.parse_bound)."""
+    """A date or instant used as a bound, as a UTC instant: a date is the start of its day in
+    the user's zone (see dates.parse_bound)."""
     try:
         return parse_bound(value)
     except ValueError as error:
         raise _bad_date(option, value, error) from None
 
 
+def check_after_bound(option: str, value: str) -> datetime:
+    """A date or instant used as an "after" bound, as a UTC instant: a date is the end of its day
+    in the user's zone (see dates.parse_after_bound)."""
+    try:
+        return parse_after_bound(value)
+    except ValueError as error:
+        raise _bad_date(option, value, error) from None
+
+
 def _bad_date(option: str, value: str, error: ValueError) -> AppError:
     """What is wrong with the value, in the words of dates.DateError."""
-    hint = None if isinstance(error, OutOfRange) else f"Use {DUE_FORMATS}."
+    hint = OutOfRange.hint if isinstance(error, OutOfRange) else f"Use {DUE_FORMATS}."
     return validation_error(f"{option} {quoted(value)} {error}.", hint)
 
 
@@ -79,13 +96,18 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     else:
         data, where = _read_file(option, source, max_bytes), printable(source)
     if len(data) > max_bytes:
-        raise validation_error(f"{option} {where} is larger than the limit of {max_bytes} bytes.")
+        raise validation_error(
+            f"{option} {where} is larger than the limit of {max_bytes} bytes.",
+            f"Give at most {max_bytes} bytes: split the text.",
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise validation_error(f"{option} {where} is not UTF-8 text.") from None
+        raise validation_error(f"{option} {where} is not UTF-8 text.", "Save the text as UTF-8.") from None
     if "\x00" in text:
-        raise validation_error(f"{option} {where} is binary, not text (it contains NUL bytes).")
+        raise validation_error(
+            f"{option} {where} is binary, not text (it contains NUL bytes).", "Give a text file."
+        )
     return text
 
 
@@ -107,17 +129,32 @@ def _read_stdin(option: str, max_bytes: int) -> bytes:
 
 def _read_file(option: str, source: str, max_bytes: int) -> bytes:
     if not source:
-        raise validation_error(f"{option} is empty: give a file path, or - for stdin.")
+        raise validation_error(
+            f"{option} is empty.", f"Give a file path (absolute is safest), or {STDIN_PATH} for stdin."
+        )
     where = printable(source)
+    hint = _path_hint(source)
     try:
         with Path(source).open("rb") as handle:
             return handle.read(max_bytes + 1)
     except FileNotFoundError:
-        raise validation_error(f"{option} {where}: no such file.") from None
+        raise validation_error(f"{option} {where}: no such file.", hint) from None
     except IsADirectoryError:
-        raise validation_error(f"{option} {where} is a folder, not a file.") from None
+        raise validation_error(f"{option} {where} is a folder, not a file.", hint) from None
     except OSError as error:
-        raise validation_error(f"{option} {where} cannot be read: {error.strerror}.") from None
+        raise validation_error(f"{option} {where} cannot be read: {error.strerror}.", hint) from None
+
+
+def _path_hint(source: str) -> str:
+    """A relative path is read from the working folder: where a runtime runs the app, its package
+    root, which is seldom where the caller meant. Say where it was looked for."""
+    if os.path.isabs(source):
+        return f"Check the path, or give {STDIN_PATH} and pipe the text on stdin."
+    resolved = printable(os.path.abspath(source))
+    return (
+        f"A relative path is read from the folder the app runs in (a runtime runs it from its "
+        f"package root): here {resolved}. Give an absolute path, or {STDIN_PATH} and pipe the text on stdin."
+    )
 
 
 def count(value: str | int) -> int:
@@ -126,11 +163,11 @@ def count(value: str | int) -> int:
     if isinstance(value, int):
         return value
     if not (value.isascii() and value.isdigit()):
-        raise typer.BadParameter(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).")
+        raise BadValue(f"{quoted(value)} is not a whole number >= 0 (ASCII digits only).", _COUNT_HINT)
     digits = value.lstrip("0") or "0"
     if len(digits) > MAX_COUNT_DIGITS:  # past Python's own limit for int(); no count needs them
-        raise typer.BadParameter(
-            f"{quoted(value)} has {len(digits)} digits; a count has at most {MAX_COUNT_DIGITS}."
+        raise BadValue(
+            f"{quoted(value)} has {len(digits)} digits; a count has at most {MAX_COUNT_DIGITS}.", _COUNT_HINT
         )
     return int(digits)
 

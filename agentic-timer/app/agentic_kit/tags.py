@@ -34,7 +34,7 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
     for tag in tags:
         clean = tag.strip().lower()
         if not clean:
-            raise validation_error("A tag must not be empty.")
+            raise validation_error("A tag must not be empty.", "Give each tag as a word, such as --tag work.")
         if any(char.isspace() for char in clean) or not clean.isprintable():
             raise validation_error(
                 f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
@@ -42,7 +42,8 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
         if len(clean) > TAG_MAX_CHARS:
             raise validation_error(
                 f"Tag {quoted(tag)} is {len(clean)} characters trimmed and lowercased, as it is kept; "
-                f"the limit is {TAG_MAX_CHARS}."
+                f"the limit is {TAG_MAX_CHARS}.",
+                f"Shorten the tag to at most {TAG_MAX_CHARS} characters.",
             )
         normalised.append(clean)
     return normalised

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agentic_kit.dates import DateError, OutOfRange, parse_instant, to_ms
+from agentic_kit.dates import DateError, OutOfRange, format_timestamp, parse_instant, to_ms
 from agentic_kit.durations import DURATION_FORMATS, parse_duration
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
@@ -16,6 +16,21 @@ from .models import ID_PREFIX, LABEL_MAX_CHARS, MAX_DURATION_MS
 
 def check_label(label: str) -> str:
     return check_text("label", label, max_chars=LABEL_MAX_CHARS, single_line=True)
+
+
+def check_not_a_duration(label: str) -> None:
+    """`start 25m` with neither --duration nor --stopwatch: the label reads as a duration, so the
+    caller most likely meant a countdown; a stopwatch labelled "25m" is made only on purpose."""
+    try:
+        parse_duration(label)
+    except ValueError:
+        return
+    raise validation_error(
+        f"The label {quoted(label)} reads as a duration, but start was given neither --duration "
+        "nor --stopwatch.",
+        f"For a countdown give --duration {label} (start --duration {label} LABEL); to keep "
+        f"{quoted(label)} as a stopwatch's label, add --stopwatch.",
+    )
 
 
 def check_duration(text: str, name: str = "--duration") -> int:
@@ -32,16 +47,29 @@ def duration_until(text: str, now: datetime) -> int:
     try:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
-        hint = None if isinstance(error, OutOfRange) else "Write it like 2026-04-05T09:30:00Z."
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else "Write it like 2026-04-05T09:30:00Z."
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
-    return _check_length(to_ms(due) - to_ms(now), f"--due-at {quoted(text)}", past="is not in the future")
+    what = f"--due-at {quoted(text)}"
+    if to_ms(due) <= to_ms(now):
+        # The clock the app read (AGENTIC_NOW when set) is said: it may be the one that is wrong.
+        raise validation_error(
+            f"{what} is not in the future: the app's clock reads {format_timestamp(now)}.",
+            "Give a later --due-at, or a length with --duration (25m); if the clock is wrong, check "
+            "it (or AGENTIC_NOW).",
+        )
+    return _check_length(to_ms(due) - to_ms(now), what)
 
 
-def _check_length(duration: int, what: str, past: str = "must be longer than zero") -> int:
+def _check_length(duration: int, what: str) -> int:
     if duration <= 0:
-        raise validation_error(f"{what} {past}.")
+        raise validation_error(
+            f"{what} must be longer than zero.",
+            "Give a length above zero, such as 90s or 25m; for a stopwatch leave --duration out.",
+        )
     if duration > MAX_DURATION_MS:
-        raise validation_error(f"{what} is longer than the limit of 366 days.")
+        raise validation_error(
+            f"{what} is longer than the limit of 366 days.", "Give a length of at most 366 days (366d)."
+        )
     return duration
 
 

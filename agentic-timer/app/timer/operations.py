@@ -12,8 +12,10 @@ span is negative and every figure computed from the timer stays inside the calen
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
+from agentic_kit.dates import from_ms
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
 
@@ -40,7 +42,8 @@ def start_timer(state: TimerState, *, label: str, duration_ms: int | None, now: 
 
 
 def find_timer(state: TimerState, timer_id: str) -> Timer:
-    return find_by_id(state.timers, timer_id, "timer")
+    # `list` shows only running and paused timers by default: the hint names the way to all.
+    return find_by_id(state.timers, timer_id, "timer", list_command="list --status all")
 
 
 def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:
@@ -48,10 +51,22 @@ def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:
     return [timer for timer in state.timers if timer.status in statuses]
 
 
-def due_timers(state: TimerState, now_ms: int) -> list[Timer]:
-    """Running countdowns whose due time has come, the oldest due first."""
-    fired = [timer for timer in state.timers if is_due(timer, now_ms)]
-    return sorted(fired, key=lambda timer: due_ms(timer) or 0)
+def due_timers(state: TimerState, now_ms: int, *, inclusive: bool = True) -> list[Timer]:
+    """Running countdowns whose due time has come by now_ms (or before it, when not inclusive),
+    in creation order."""
+    if inclusive:
+        return [timer for timer in state.timers if is_due(timer, now_ms)]
+    return [
+        timer
+        for timer in state.timers
+        if timer.status == "running" and (due := due_ms(timer)) is not None and due < now_ms
+    ]
+
+
+def due_moment(timer: Timer) -> datetime | None:
+    """Where a timer sorts by due: a countdown's due time; a stopwatch has none."""
+    due = due_ms(timer)
+    return None if due is None else from_ms(due)
 
 
 def pause_timer(timer: Timer, *, now: str) -> None:

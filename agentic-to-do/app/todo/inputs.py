@@ -15,7 +15,14 @@ _REPEAT = re.compile(REPEAT_PATTERN)
 
 
 def check_title(title: str) -> str:
-    return check_text("title", title, max_chars=TITLE_MAX_CHARS, required=True, single_line=True)
+    return check_text(
+        "title",
+        title,
+        max_chars=TITLE_MAX_CHARS,
+        required=True,
+        single_line=True,
+        longer_text="--description",
+    )
 
 
 def check_description(description: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
 from agentic_kit.changes import apply_changes
-from agentic_kit.dates import deadline, format_timestamp
+from agentic_kit.dates import deadline, due_start, format_timestamp
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search
@@ -53,13 +53,16 @@ def select_items(
     status: Status | None,
     due_before: datetime | None,
     overdue_at: datetime | None,
+    due_after: datetime | None = None,
     tags: Sequence[str] = (),
     priority: Priority | None = None,
 ) -> list[TodoItem]:
     """Items in creation order that pass every filter given.
 
-    due_before: due strictly before that instant. overdue_at: open and due before that instant
-    (a date-only due runs to the end of its UTC day). tags: carrying every one of them.
+    A due is a deadline: a date-only one lasts through the end of its day in the user's zone.
+    due_before: its deadline strictly before that instant. due_after: its day (or instant) begins
+    strictly after that instant. overdue_at: open and its deadline strictly before that instant.
+    tags: carrying every one of them.
     """
     wanted = set(tags)
     selected = []
@@ -70,11 +73,13 @@ def select_items(
             continue
         if wanted and not wanted.issubset(item.tags):
             continue
-        if due_before is not None or overdue_at is not None:
+        if due_before is not None or overdue_at is not None or due_after is not None:
             if item.due_at is None:
                 continue
             item_deadline = deadline(item.due_at)
             if due_before is not None and not item_deadline < due_before:
+                continue
+            if due_after is not None and not due_start(item.due_at) > due_after:
                 continue
             if overdue_at is not None and (item.status != "open" or not item_deadline < overdue_at):
                 continue
@@ -89,6 +94,33 @@ def search_items(
     ranked as notes ranks: more terms in the title first, then more in the tags, then newest."""
     newest_first = reversed(select_items(state, status=status, due_before=None, overdue_at=None, tags=tags))
     return search(newest_first, terms, lambda item: item.description, fold_accents=True)
+
+
+def due_items(state: TodoState, instant: datetime, *, inclusive: bool) -> list[TodoItem]:
+    """Open items whose due has come by `instant` (or before it, when not inclusive), in creation
+    order: a date-only due comes at the start of its day in the user's zone, so an item due today
+    is due all day and overdue only from tomorrow."""
+    come = []
+    for item in state.items:
+        if item.status != "open" or item.due_at is None:
+            continue
+        start = due_start(item.due_at)
+        if start <= instant if inclusive else start < instant:
+            come.append(item)
+    return come
+
+
+def due_moment(item: TodoItem) -> datetime | None:
+    """Where an item sorts by due: its deadline (the end of a date-only due's day)."""
+    return None if item.due_at is None else deadline(item.due_at)
+
+
+_PRIORITY_RANK: dict[Priority | None, int] = {"high": 0, "medium": 1, "low": 2, None: 3}
+
+
+def priority_rank(item: TodoItem) -> int:
+    """Where an item sorts by priority: high, medium, low, then none."""
+    return _PRIORITY_RANK[item.priority]
 
 
 @dataclass(frozen=True)

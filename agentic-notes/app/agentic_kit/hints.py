@@ -1,0 +1,201 @@
+"""Every refusal of a command line says how to fix it: the nearest command to a word that is none,
+and the suite's own words for what the parser refuses (a value outside its choices, an argument
+missing or one too many, an unknown option, an option without its value).
+
+The runner turns typer's parse errors into these; nothing here depends on typer's wording.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+
+import typer
+
+from .errors import AppError, ErrorCode, validation_error
+from .text import quoted, shortened
+
+# Words an agent reaches for, and the command each means in an app that has it. A word may mean
+# several commands (an app has at most one of them); the first the app has is the one suggested.
+SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "done": ("complete", "stop"),
+    "finish": ("complete", "stop"),
+    "check": ("complete",),
+    "close": ("complete",),
+    "undo": ("reopen",),
+    "delete": ("remove",),
+    "del": ("remove",),
+    "rm": ("remove",),
+    "erase": ("remove",),
+    "cancel": ("stop", "remove"),
+    "end": ("stop",),
+    "halt": ("stop",),
+    "find": ("search", "list"),
+    "grep": ("search", "list"),
+    "query": ("search", "list"),
+    "ls": ("list",),
+    "all": ("list",),
+    "show": ("get",),
+    "view": ("get",),
+    "read": ("get",),
+    "new": ("add", "start"),
+    "create": ("add", "start"),
+    "edit": ("update",),
+    "change": ("update",),
+    "set": ("update",),
+    "continue": ("resume",),
+    "unpause": ("resume",),
+    "hold": ("pause",),
+    "begin": ("start",),
+    "help": ("describe",),
+}
+
+# A word after `--` stays a value; quoting it in a hint only when the shell needs it.
+_PLAIN_WORDS = re.compile(r"[\w@%+=:,./-]+")
+
+
+class BadValue(typer.BadParameter):
+    """A value a typer `parser=` refuses, with the hint that fixes it (the runner shows both)."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def nearest_command(word: str, commands: Sequence[str]) -> str | None:
+    """The command the word most likely meant: itself in another case, a synonym the app has, or
+    the closest spelling (difflib); None when nothing is close."""
+    folded = word.strip().casefold()
+    if folded in commands:
+        return folded
+    meant = next((command for command in SYNONYMS.get(folded, ()) if command in commands), None)
+    if meant is not None:
+        return meant
+    close = difflib.get_close_matches(folded, list(commands), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def unknown_command(word: str, commands: Sequence[str]) -> AppError:
+    near = nearest_command(word, commands)
+    listed = ", ".join(commands)
+    hint = f"Did you mean `{near}`? " if near else ""
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{quoted(word)} is not a command of this app.",
+        f"{hint}The commands are: {listed} (add --help to any of them).",
+    )
+
+
+def shell_word(word: str) -> str:
+    """The word as it would be typed in a shell: bare when plain, else quoted (double quotes when
+    they are enough, as people write them)."""
+    if word and _PLAIN_WORDS.fullmatch(word):
+        return word
+    if not word.isprintable():
+        return quoted(word)
+    if not any(char in word for char in '"$`\\!'):
+        return f'"{word}"'
+    return shlex.quote(word)
+
+
+def bad_choice(option: str, value: str, choices: Sequence[str], command: str) -> AppError:
+    return validation_error(
+        f"{option} {quoted(value)} is not one of: {', '.join(choices)}.",
+        f"Give one of those values, such as `{command} {option} {choices[0]}`.",
+    )
+
+
+def bad_value(option: str, message: str, hint: str | None, command: str) -> AppError:
+    return validation_error(
+        f"{option} {message}", hint or f"Run `{command} --help` to see what {option} takes."
+    )
+
+
+def missing_argument(command: str, metavar: str, arguments: Sequence[str], help_text: str) -> AppError:
+    usage = " ".join([command, *arguments, "[OPTIONS]"])
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} needs its {metavar} argument.",
+        f"Usage: `{usage}`"
+        + (f"; {metavar}: {help_text}" if help_text else ".")
+        + ("" if metavar == "ID" else " Quote a value of several words."),
+    )
+
+
+def missing_value(option: str, metavar: str, help_text: str, choices: Sequence[str] | None) -> AppError:
+    takes = f"one of {', '.join(choices)}" if choices else help_text.rstrip(".")
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{option} needs a value.",
+        f"Give it as `{option} {metavar}`" + (f": {takes}." if takes else "."),
+    )
+
+
+def flag_with_value(option: str) -> AppError:
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{option} is a flag and takes no value.",
+        f"Give {option} alone, without `=VALUE`.",
+    )
+
+
+def unknown_option(
+    command: str | None,
+    given: str,
+    options: Sequence[str],
+    takes_argument: bool,
+    app_options: Sequence[str] = (),
+) -> AppError:
+    """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
+    `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it."""
+    owner = f"{command} has" if command else "The app has"
+    message = f"{owner} no option {quoted(given)}."
+    if takes_argument and not given.startswith("--"):
+        return AppError(
+            ErrorCode.USAGE_ERROR,
+            message,
+            f"A value that starts with - goes after `--`: `{command} -- {shell_word(shortened(given))}`.",
+        )
+    name = given.split("=", 1)[0]
+    if command and name in app_options:
+        return AppError(
+            ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
+        )
+    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.6)
+    guess = f"Did you mean {close[0]}? " if close else ""
+    where = f"Options of {command}" if command else "The app's options (before the command)"
+    return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
+
+
+def extra_arguments(
+    command: str, arguments: Sequence[tuple[str, str | None]], extra: Sequence[str]
+) -> AppError:
+    """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over."""
+    words = " ".join(quoted(word) for word in extra)
+    if not arguments:
+        return AppError(
+            ErrorCode.USAGE_ERROR,
+            f"{command} takes no arguments; got {words}.",
+            f"Its options start with --: run `{command} --help` to see them.",
+        )
+    metavar, value = arguments[-1]
+    takes = " ".join(name for name, _ in arguments)
+    message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
+    if metavar == "ID":
+        return AppError(ErrorCode.USAGE_ERROR, message, f"Give one ID: run `{command}` once for each.")
+    before = [shell_word(taken) for _, taken in arguments[:-1] if taken is not None]
+    example = shortened(" ".join([value or "", *extra]).strip())
+    call = " ".join([command, *before, shell_word(example)])
+    return AppError(
+        ErrorCode.USAGE_ERROR, message, f"Quote a value of several words as one argument: `{call}`."
+    )
+
+
+def repeated_option(option: str) -> AppError:
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"Option {option} was given more than once.",
+        f"Give {option} once: which of the values was meant cannot be told.",
+    )
