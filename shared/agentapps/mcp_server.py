@@ -383,6 +383,26 @@ def _error(
     )
 
 
+def lone_values_listed(command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The call's arguments with a lone string given for a repeatable parameter made a list of one:
+    `{"id": "td_0001"}` for remove's ids, as the tool took before it took several. The input
+    schema still says array, what every client can send; this only forgives the single value."""
+    if command.description is None:
+        return arguments
+    parameters = [
+        *command.description.get("arguments", []),
+        *(
+            {**option, "name": _property(option["name"])}
+            for option in _inline(command.description.get("options", []))
+        ),
+    ]
+    repeatable = {parameter["name"] for parameter in parameters if parameter.get("repeatable")}
+    return {
+        name: [value] if name in repeatable and isinstance(value, str) else value
+        for name, value in arguments.items()
+    }
+
+
 def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
     """VALIDATION_ERROR naming the argument, when the call does not fit the tool's input schema
     (an unknown property, a list for a single value, a number for a string)."""
@@ -407,6 +427,7 @@ def call(
     command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
 ) -> types.CallToolResult:
     try:
+        arguments = lone_values_listed(command, arguments)
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
         try:

@@ -133,6 +133,32 @@ def test_a_destructive_tool_runs_only_with_confirm(tmp_path: Path) -> None:
     run(tmp_path, scenario)
 
 
+def test_a_tool_taking_several_ids_takes_one_as_a_string_too(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        for title in ("a", "b", "c"):
+            await session.call_tool("agentic_to_do__add", {"title": title})
+        one = await session.call_tool("agentic_to_do__complete", {"id": "td_0001"})
+        assert one.is_error is not True
+        assert one.structured_content is not None
+        assert one.structured_content["item"]["status"] == "completed"  # one id: `item`, as on the CLI
+        removed = await session.call_tool("agentic_to_do__remove", {"id": "td_0002", "confirm": True})
+        assert removed.structured_content is not None
+        assert removed.structured_content["item"]["id"] == "td_0002"
+        several = await session.call_tool("agentic_to_do__reopen", {"id": ["td_0001", "td_0003"]})
+        assert several.structured_content is not None
+        assert [item["id"] for item in several.structured_content["items"]] == ["td_0001", "td_0003"]
+        tagged = await session.call_tool("agentic_to_do__add", {"title": "d", "tag": "home"})
+        assert tagged.structured_content is not None
+        assert tagged.structured_content["item"]["tags"] == ["home"]  # a repeatable option too
+        wrong = await session.call_tool("agentic_to_do__remove", {"id": 7, "confirm": True})
+        assert wrong.structured_content is not None
+        assert wrong.structured_content["error"]["code"] == "VALIDATION_ERROR"  # not a string: refused
+        left: Any = (await session.call_tool("agentic_to_do__list", {})).structured_content
+        assert [item["id"] for item in left["items"]] == ["td_0001", "td_0003", "td_0004"]
+
+    run(tmp_path, scenario)
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments", "code"),
     [
