@@ -91,7 +91,8 @@ def add(
     return item_payload(item)
 
 
-Sort = Annotated[SortKey | None, sort_option("creation order")]
+Sort = Annotated[SortKey | None, sort_option(SortKey.created)]
+DueSort = Annotated[SortKey | None, sort_option(SortKey.due)]
 Limit = Annotated[int | None, limit_option("items")]
 
 
@@ -138,7 +139,7 @@ def due(
     before: Annotated[
         str | None, typer.Option(help="Items due before this date or instant instead of by now.")
     ] = None,
-    sort: Sort = None,
+    sort: DueSort = None,
     limit: Limit = None,
 ) -> Payload:
     """Open items whose due has come (a date: from the start of its day), soonest first."""
