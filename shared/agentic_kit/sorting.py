@@ -31,9 +31,20 @@ class SortKey(StrEnum):
     updated = "updated"
 
 
-def sort_option(default_order: str) -> Any:
-    """`--sort KEY`; its help says the order without it."""
-    return typer.Option(metavar="KEY", help=f"Order by {SORT_HELP} Without it: {default_order}.")
+# What each command's order without `--sort` is called in its help: the order of that key.
+DEFAULT_ORDER = {
+    SortKey.created: "creation order",
+    SortKey.due: "soonest due first",
+    SortKey.updated: "least recently changed first",
+}
+NEWEST_FIRST = "newest first"  # creation order reversed (notes' list)
+
+
+def sort_option(default: SortKey, *, newest_first: bool = False) -> Any:
+    """`--sort KEY`; its help says the order the command gives without it: the order of `default`
+    (`newest_first`: creation order reversed). The command must sort by what it passes here."""
+    order = NEWEST_FIRST if newest_first else DEFAULT_ORDER[default]
+    return typer.Option(metavar="KEY", help=f"Order by {SORT_HELP} Without it: {order}.")
 
 
 def sort_items(
