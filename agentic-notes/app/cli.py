@@ -95,7 +95,8 @@ def add(
     return item_payload(shown)
 
 
-Sort = Annotated[SortKey | None, sort_option("newest first")]
+Sort = Annotated[SortKey | None, sort_option(SortKey.created, newest_first=True)]
+DueSort = Annotated[SortKey | None, sort_option(SortKey.due)]
 DueBefore = Annotated[
     str | None,
     typer.Option(help="Only notes whose follow-up comes before this date (a date: before its day)."),
@@ -252,7 +253,7 @@ def due(
     before: Annotated[
         str | None, typer.Option(help="Notes due before this date or instant instead of by now.")
     ] = None,
-    sort: Sort = None,
+    sort: DueSort = None,
     limit: Limit = None,
 ) -> Payload:
     """Notes whose follow-up has come (a date: from the start of its day), soonest first."""

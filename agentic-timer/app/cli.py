@@ -121,7 +121,7 @@ def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
     ] = (StatusFilter.active),
-    sort: Annotated[SortKey | None, sort_option("creation order")] = None,
+    sort: Annotated[SortKey | None, sort_option(SortKey.created)] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
@@ -163,7 +163,7 @@ def due(
     before: Annotated[
         str | None, typer.Option(help="Countdowns due before this date or instant instead of by now.")
     ] = None,
-    sort: Annotated[SortKey | None, sort_option("soonest due first")] = None,
+    sort: Annotated[SortKey | None, sort_option(SortKey.due)] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """Running countdowns whose due time has come, soonest first: poll this."""

@@ -145,10 +145,18 @@ class TodoSortKey(StrEnum):
     priority = "priority"
 
 
-Sort = Annotated[
-    TodoSortKey | None, sort_option("creation order", own_keys="priority (high, medium, low, none last)")
-]
+PRIORITY_ORDER = "priority (high, medium, low, none last)"
+Sort = Annotated[TodoSortKey | None, sort_option(SortKey.created, own_keys=PRIORITY_ORDER)]
+DueSort = Annotated[TodoSortKey | None, sort_option(SortKey.due, own_keys=PRIORITY_ORDER)]
 Limit = Annotated[int | None, limit_option("items")]
+Excerpt = Annotated[
+    bool,
+    typer.Option(
+        "--excerpt",
+        help=f"Cut each description to an excerpt of {excerpts.EXCERPT_CHARS} characters, whitespace "
+        "collapsed, … when cut: a long list stays small.",
+    ),
+]
 
 
 @app.command("list")
@@ -167,14 +175,7 @@ def list_items(
     priority: Annotated[PriorityChoice | None, typer.Option(help="Only items of this priority.")] = None,
     sort: Sort = None,
     limit: Limit = None,
-    excerpt: Annotated[
-        bool,
-        typer.Option(
-            "--excerpt",
-            help=f"Cut each description to an excerpt of {excerpts.EXCERPT_CHARS} characters, whitespace "
-            "collapsed, … when cut: a long list stays small.",
-        ),
-    ] = False,
+    excerpt: Excerpt = False,
 ) -> Payload:
     """List items in creation order, filtered by status. Defaults to all."""
     bound = check_bound("--due-before", due_before) if due_before is not None else None
@@ -189,11 +190,7 @@ def list_items(
         tags=tags,
         priority=priority_of(priority),
     )
-    if excerpt:
-        selected = [
-            item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in selected
-        ]
-    return limited_payload(_sorted(selected, sort or SortKey.created), limit)
+    return limited_payload(_shown(_sorted(selected, sort or SortKey.created), excerpt), limit)
 
 
 @app.command()
@@ -201,15 +198,23 @@ def due(
     before: Annotated[
         str | None, typer.Option(help="Items due before this date or instant instead of by now.")
     ] = None,
-    sort: Sort = None,
+    sort: DueSort = None,
     limit: Limit = None,
+    excerpt: Excerpt = False,
 ) -> Payload:
     """Open items whose due has come (a date: from the start of its day), soonest first."""
     if before is not None:
         come = operations.due_items(store().load(), check_bound("--before", before), inclusive=False)
     else:
         come = operations.due_items(store().load(), now(), inclusive=True)
-    return limited_payload(_sorted(come, sort or SortKey.due), limit)
+    return limited_payload(_shown(_sorted(come, sort or SortKey.due), excerpt), limit)
+
+
+def _shown(items: list[TodoItem], excerpt: bool) -> list[TodoItem]:
+    """The items as answered: with `--excerpt`, each description cut to its excerpt."""
+    if not excerpt:
+        return items
+    return [item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in items]
 
 
 def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:

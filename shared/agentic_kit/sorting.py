@@ -31,11 +31,23 @@ class SortKey(StrEnum):
     updated = "updated"
 
 
-def sort_option(default_order: str, own_keys: str = "") -> Any:
-    """`--sort KEY`; its help says the order without it. `own_keys`: the app's own keys and their
-    orders, said after the shared ones (to-do: "priority (high first, none last)")."""
+# What each command's order without `--sort` is called in its help: the order of that key.
+DEFAULT_ORDER = {
+    SortKey.created: "creation order",
+    SortKey.due: "soonest due first",
+    SortKey.updated: "least recently changed first",
+}
+NEWEST_FIRST = "newest first"  # creation order reversed (notes' list)
+
+
+def sort_option(default: SortKey, *, newest_first: bool = False, own_keys: str = "") -> Any:
+    """`--sort KEY`; its help says the order the command gives without it: the order of `default`
+    (`newest_first`: creation order reversed). The command must sort by what it passes here.
+    `own_keys`: the app's own keys and their orders, said after the shared ones (to-do:
+    "priority (high first, none last)")."""
+    order = NEWEST_FIRST if newest_first else DEFAULT_ORDER[default]
     keys = f"{SORT_HELP.removesuffix('.')}, {own_keys}." if own_keys else SORT_HELP
-    return typer.Option(metavar="KEY", help=f"Order by {keys} Without it: {default_order}.")
+    return typer.Option(metavar="KEY", help=f"Order by {keys} Without it: {order}.")
 
 
 def sort_items(

@@ -96,7 +96,7 @@ def test_cases_from_a_suite_nobody_trusts_run_only_with_approval(tmp_path: Path)
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        ([], "USAGE_ERROR", "Missing option '--runtime'."),
+        ([], "USAGE_ERROR", "conformance needs its --runtime option."),
         (["--runtime", "x", "--jobs", "0"], "VALIDATION_ERROR", None),
         (["--runtime", "x", "no/such/cases"], "NOT_FOUND", "No case at no/such/cases."),
         (

@@ -122,3 +122,47 @@ def test_human_text_of_an_envelope_shows_its_instants_in_the_user_s_zone(
         render(listed, {"id": "{}", "dueAt": "due {}"}).splitlines()[0]
         == "td_0001  due 2026-11-30 20:00:00 -05:00"
     )
+
+
+@pytest.mark.parametrize(
+    ("tz", "winter", "summer"),
+    [
+        ("UTC+5", "-05:00", "-05:00"),  # POSIX: the sign is west of Greenwich
+        ("<-05>5", "-05:00", "-05:00"),
+        ("<+0530>-5:30", "+05:30", "+05:30"),
+        ("CET-1CEST,M3.5.0,M10.5.0/3", "+01:00", "+02:00"),  # with its DST rules
+    ],
+)
+def test_a_posix_tz_is_read_as_the_system_reads_it(
+    zone_settings: pytest.MonkeyPatch, tz: str, winter: str, summer: str
+) -> None:
+    zone_settings.setenv("TZ", tz)
+    assert zones.name() == tz
+    assert zones.shown(datetime(2026, 1, 15, 12, tzinfo=UTC)).endswith(winter)
+    assert zones.shown(datetime(2026, 7, 15, 12, tzinfo=UTC)).endswith(summer)
+
+
+def test_a_date_s_day_follows_a_posix_tz(zone_settings: pytest.MonkeyPatch) -> None:
+    zone_settings.setenv("TZ", "UTC+5")
+    assert zones.day_start(datetime(2026, 11, 30).date()) == datetime(2026, 11, 30, 5, tzinfo=UTC)
+
+
+def test_a_tz_that_is_neither_a_zone_nor_a_posix_rule_means_utc(zone_settings: pytest.MonkeyPatch) -> None:
+    zone_settings.setenv("TZ", "not a zone")
+    assert zones.name() == "UTC"
+
+
+@pytest.mark.parametrize("special", ["localtime", "posixrules", "UTC+5"])
+def test_agentic_tz_takes_only_an_iana_name(zone_settings: pytest.MonkeyPatch, special: str) -> None:
+    """`localtime` and `posixrules` are files of some systems' databases, not zones: their meaning
+    varies by machine (unset AGENTIC_TZ already means the system's zone); a POSIX rule is TZ's."""
+    zone_settings.setenv("AGENTIC_TZ", special)
+    with pytest.raises(AppError) as refused:
+        zones.check_zone()
+    assert refused.value.code == ErrorCode.VALIDATION_ERROR
+
+
+def test_agentic_tz_takes_factory_the_iana_zone_of_no_place(zone_settings: pytest.MonkeyPatch) -> None:
+    zone_settings.setenv("AGENTIC_TZ", "Factory")
+    assert zones.name() == "Factory"
+    assert zones.shown(datetime(2026, 7, 15, 12, tzinfo=UTC)).endswith("+00:00")

@@ -154,7 +154,13 @@ def check_the_call(
                 key: value for key, value in old.items() if key != item["id"]
             }, args
             assert next_after == next_before + (item["id"] not in old)
-            assert app.run("get", item["id"], env={"AGENTIC_NOW": now}).item == item, args
+            stored = app.run("get", item["id"], env={"AGENTIC_NOW": now}).item
+            if "excerpt" in item:  # a notes write answers as list shows the note: the body cut to an excerpt
+                assert {key: stored[key] for key in item if key != "excerpt"} == {
+                    key: value for key, value in item.items() if key != "excerpt"
+                }, args
+            else:
+                assert stored == item, args
     if after != before:
         assert app.run(*facts.read, env={"AGENTIC_NOW": SANE_NOW}).ok, "the app wrote a state it cannot read"
 

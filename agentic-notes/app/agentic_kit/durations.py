@@ -3,6 +3,10 @@
 Accepted: compact `90s`, `25m`, `1h30m`, `2h`, `1d12h` (units d, h, m, s, each at most once,
 in that order) and ISO-8601 `PT25M`, `PT1H30M`, `P1DT2H`, `PT0.5S`; case does not matter.
 ASCII only: digits from other scripts, or letters that only case-fold to d, h, m or s, are not.
+
+`read_as_duration` is looser on purpose: it tells whether a free text (a timer's label) reads as
+a duration in any common phrasing (`25 min`, `2 hours`, `1.5h`, `1:30`, a bare `5`), so that a
+caller can refuse it as a likely mistake and suggest the accepted form (`format_duration`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,29 @@ _ISO = re.compile(
 _FINE_SECONDS = re.compile(r"[0-9][.,][0-9]{4,}s$")  # PT0.0001S: finer than a millisecond
 
 DURATION_FORMATS = "like 90s, 25m, 1h30m, 2h or ISO-8601 PT25M"
+
+# English unit words and abbreviations, each read as the compact unit it means.
+_UNIT_WORDS = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), "m"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
+    **dict.fromkeys(("d", "day", "days"), "d"),
+}
+_NUMBER = r"[0-9]+(?:[.,][0-9]+)?|[.,][0-9]+"
+_UNIT = "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
+_PART = re.compile(rf"({_NUMBER})\s*({_UNIT})(?![a-z])")
+_PHRASE = re.compile(rf"(?:(?:{_NUMBER})\s*(?:{_UNIT})(?![a-z])(?:\s*,?\s*(?:and\s+)?|$))+")
+_CLOCK = re.compile(r"([0-9]+):([0-5][0-9])(?::([0-5][0-9]))?")
+_BARE = re.compile(_NUMBER)
+
+
+class Reading:
+    """What a text reads as: `ms` the milliseconds when it names them (None when it does not, as
+    a bare number without a unit); `bare` when it is a number alone."""
+
+    def __init__(self, ms: int | None, *, bare: bool = False) -> None:
+        self.ms = ms
+        self.bare = bare
 
 
 def parse_duration(text: str) -> int:
@@ -40,3 +67,44 @@ def parse_duration(text: str) -> int:
         if value is not None:
             total += Decimal(value.replace(",", ".")) * _UNIT_MS[unit.lower()]
     return int(total)
+
+
+def read_as_duration(text: str) -> Reading | None:
+    """How `text` reads as a duration in any common phrasing, or None when it does not: the
+    accepted forms, a number and an English unit word with or without a space (`25 min`,
+    `2 hours 30 minutes`, `1.5h`), a clock length H:MM or H:MM:SS (`1:30`), or a bare number.
+    A length finer than a millisecond reads with no milliseconds (`ms` None)."""
+    cleaned = " ".join(text.strip().lower().split())
+    if not cleaned.isascii():
+        return None
+    try:
+        return Reading(parse_duration(cleaned))
+    except ValueError:
+        pass
+    if _BARE.fullmatch(cleaned):
+        return Reading(None, bare=True)
+    clock = _CLOCK.fullmatch(cleaned)
+    if clock is not None:
+        hours, minutes, seconds = (int(part or 0) for part in clock.groups())
+        return Reading((hours * 3600 + minutes * 60 + seconds) * 1000)
+    if not _PHRASE.fullmatch(cleaned):
+        return None
+    total = Decimal(0)
+    for number, unit in _PART.findall(cleaned):
+        total += Decimal(number.replace(",", ".")) * _UNIT_MS[_UNIT_WORDS[unit]]
+    return Reading(int(total) if total == total.to_integral_value() else None)
+
+
+def format_duration(milliseconds: int) -> str:
+    """The compact form `parse_duration` reads back to `milliseconds` (`1h30m`, `90s`); ISO-8601
+    (`PT1.5S`) when a part of a second remains, which the compact form cannot say."""
+    if milliseconds % 1000:
+        seconds = Decimal(milliseconds) / 1000
+        return f"PT{seconds.normalize():f}S"
+    rest = milliseconds
+    parts = []
+    for unit, size in _UNIT_MS.items():
+        count, rest = divmod(rest, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    return "".join(parts) or "0s"

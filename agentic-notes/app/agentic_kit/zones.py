@@ -2,8 +2,11 @@
 follow-up, a date given as a bound), and how `--human` shows an instant.
 
 The zone is AGENTIC_TZ (an IANA name such as America/New_York) when it is set and not empty, else
-the system's: TZ (an IANA name, `:Name`, or the path of a zone file), else /etc/localtime, else
-UTC. A TZ that names no zone this system knows means UTC, as it does to the C library. A bad
+the system's: TZ (an IANA name, `:Name`, the path of a zone file, or a POSIX rule such as
+`UTC+5`, `<-05>5` or `CET-1CEST,M3.5.0,M10.5.0/3`, read with its DST rules as the C library reads
+it), else /etc/localtime, else UTC. A TZ that is none of these means UTC, as it does to the C
+library. AGENTIC_TZ takes IANA names only: not a POSIX rule, and not `localtime` or `posixrules`,
+files some databases hold whose meaning varies by machine (`Factory`, an IANA zone, is taken). A bad
 AGENTIC_TZ is a VALIDATION_ERROR, checked by every command that reads the state (store.py), as
 the other AGENTIC_* settings are. `UTC` never needs a zone database, so a fixture pinned to it
 replays on any machine.
@@ -15,7 +18,9 @@ moment a date's day starts, in the user's zone, depends on the zone (`day_start`
 from __future__ import annotations
 
 import functools
+import io
 import os
+import struct
 from datetime import UTC, date, datetime, time, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -56,11 +61,16 @@ def _resolved(setting: str, system: str | None) -> tzinfo:
     return _system_zone(system)
 
 
+_NOT_ZONES = {"localtime", "posixrules"}
+
+
 def _named(name: str) -> tzinfo | None:
     """The zone of an IANA name, or None. A name is ASCII; an absolute or relative path is not one."""
     if name == "UTC":
         return UTC
     if not name.isascii() or not name.strip() or name != name.strip() or name.startswith("/"):
+        return None
+    if name in _NOT_ZONES:
         return None
     try:
         return ZoneInfo(name)
@@ -73,7 +83,8 @@ def _system_zone(system: str | None) -> tzinfo:
         name = system.removeprefix(":")
         if name.startswith("/"):
             return _from_file(Path(name)) or UTC
-        return _named(name) or UTC  # what the C library does with a TZ it cannot read
+        # what the C library does with a TZ it cannot read: UTC
+        return _named(name) or _posix_rule(name) or UTC
     try:
         # /etc/localtime is usually a link into the zone database: its name is the zone's key.
         target = os.path.realpath(_LOCALTIME)
@@ -84,6 +95,20 @@ def _system_zone(system: str | None) -> tzinfo:
     except OSError:
         pass
     return _from_file(_LOCALTIME) or UTC
+
+
+def _posix_rule(rule: str) -> tzinfo | None:
+    """The zone a POSIX TZ rule (`UTC+5`: five hours west; `CET-1CEST,M3.5.0,M10.5.0/3`) gives,
+    or None. zoneinfo reads such a rule as the footer of a zone file, so the rule is wrapped in a
+    TZif file with no transitions: it then decides every instant, DST included."""
+    if not rule or not rule.isascii() or not rule.isprintable():  # one line of ASCII, as a footer is
+        return None
+    no_transitions = b"\0" * 15 + struct.pack(">6l", 0, 0, 0, 0, 1, 1) + struct.pack(">lbb", 0, 0, 0) + b"\0"
+    data = b"TZif2" + no_transitions + b"TZif2" + no_transitions + b"\n" + rule.encode() + b"\n"
+    try:
+        return ZoneInfo.from_file(io.BytesIO(data), key=rule)
+    except ValueError:
+        return None
 
 
 def _from_file(path: Path) -> tzinfo | None:

@@ -25,6 +25,18 @@ def check_body_size(field: str, body: str) -> str:
     return body
 
 
+def check_appended_size(body: str) -> str:
+    """The body an append would make; refused, saying its size, past the limit."""
+    size = len(body.encode("utf-8"))
+    if size > BODY_MAX_BYTES:
+        raise validation_error(
+            f"The body after append would be {size} bytes; a note's body is limited to "
+            f"{BODY_MAX_BYTES} bytes.",
+            "Append less, or put the rest in a new note (add).",
+        )
+    return body
+
+
 def body_from(text: str | None, file: str | None, *, text_option: str, file_option: str) -> str | None:
     """The text given inline or read from a file (`-`: stdin); None when neither was given."""
     if text is not None and file is not None:

@@ -12,7 +12,7 @@ from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search, snippet
 from agentic_kit.tags import merged_tags
 
-from .inputs import check_body_size
+from .inputs import check_appended_size
 from .models import ID_PREFIX, Note, NotesState, TagCount
 
 
@@ -107,7 +107,7 @@ def update_note(
 def append_text(note: Note, text: str, *, now: str) -> None:
     """Add text at the end of the body, on a new line when the body does not end with one."""
     separator = "\n" if note.body and not note.body.endswith("\n") else ""
-    apply_changes(note, {"body": check_body_size("the body after append", note.body + separator + text)}, now)
+    apply_changes(note, {"body": check_appended_size(note.body + separator + text)}, now)
 
 
 def add_tags(note: Note, tags: list[str], *, now: str) -> None:

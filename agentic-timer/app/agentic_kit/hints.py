@@ -124,6 +124,15 @@ def missing_argument(command: str, metavar: str, arguments: Sequence[str], help_
     )
 
 
+def missing_option(command: str, option: str, metavar: str, help_text: str) -> AppError:
+    """A required option left out: name the option, not its value's metavar, as an argument."""
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} needs its {option} option.",
+        f"Give `{command} {option} {metavar}`" + (f"; {metavar}: {help_text}" if help_text else "."),
+    )
+
+
 def missing_value(option: str, metavar: str, help_text: str, choices: Sequence[str] | None) -> AppError:
     takes = f"one of {', '.join(choices)}" if choices else help_text.rstrip(".")
     return AppError(

@@ -519,6 +519,9 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
     params = list(ctx.command.params) if ctx is not None else []
     param = getattr(error, "param", None)
     if isinstance(error, MissingParameter) and param is not None and command is not None:
+        if param.param_type_name == "option":
+            option = max(param.opts, key=len)
+            return hints.missing_option(command, option, _metavar(param), getattr(param, "help", None) or "")
         arguments = [_metavar(each) for each in params if each.param_type_name == "argument"]
         return hints.missing_argument(command, _metavar(param), arguments, getattr(param, "help", None) or "")
     if isinstance(error, typer.BadParameter) and param is not None and command is not None:

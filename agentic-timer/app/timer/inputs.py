@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from agentic_kit.dates import DateError, OutOfRange, format_timestamp, parse_instant, to_ms
-from agentic_kit.durations import DURATION_FORMATS, parse_duration
+from agentic_kit.durations import DURATION_FORMATS, format_duration, parse_duration, read_as_duration
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text
@@ -19,18 +19,43 @@ def check_label(label: str) -> str:
 
 
 def check_not_a_duration(label: str) -> None:
-    """`start 25m` with neither --duration nor --stopwatch: the label reads as a duration, so the
-    caller most likely meant a countdown; a stopwatch labelled "25m" is made only on purpose."""
-    try:
-        parse_duration(label)
-    except ValueError:
+    """`start 25m` (or `25 min`, `1:30`, `5`) with neither --duration nor --stopwatch: the label
+    reads as a duration, so the caller most likely meant a countdown; a stopwatch labelled so is
+    made only on purpose. The hint names only a --duration that start would take."""
+    reading = read_as_duration(label)
+    if reading is None:
         return
+    keep = f"to keep {quoted(label)} as a stopwatch's label, add --stopwatch"
+    if reading.bare:
+        fits = [f"--duration {value}" for value in _bare_lengths(label)]
+        fix = (
+            f"A number alone has no unit: for a countdown give one, {' or '.join(fits)}"
+            if fits
+            else f"A number alone has no unit, and no unit makes it a length start takes: {_RANGE}"
+        )
+    elif reading.ms is not None and 0 < reading.ms <= MAX_DURATION_MS:
+        value = format_duration(reading.ms)
+        fix = f"For a countdown give --duration {value} (start --duration {value} LABEL)"
+    else:
+        fix = f"No countdown has that length: {_RANGE}"
     raise validation_error(
         f"The label {quoted(label)} reads as a duration, but start was given neither --duration "
         "nor --stopwatch.",
-        f"For a countdown give --duration {label} (start --duration {label} LABEL); to keep "
-        f"{quoted(label)} as a stopwatch's label, add --stopwatch.",
+        f"{fix}; {keep}.",
     )
+
+
+_RANGE = "a --duration is above zero and at most 366 days (366d)"
+
+
+def _bare_lengths(number: str) -> list[str]:
+    """The accepted --duration values the bare `number` makes in seconds, minutes and hours."""
+    values = []
+    for unit in "smh":
+        reading = read_as_duration(f"{number.strip()}{unit}")
+        if reading is not None and reading.ms is not None and 0 < reading.ms <= MAX_DURATION_MS:
+            values.append(format_duration(reading.ms))
+    return values
 
 
 def check_duration(text: str, name: str = "--duration") -> int:
