@@ -131,7 +131,19 @@ def test_the_first_write_to_a_version_1_state_saves_it_as_version_2_keeping_ever
     assert todo.run("add", "next").item["id"] == "td_0005"  # the counter came through too
 
 
-def test_a_write_that_changes_nothing_still_saves_a_version_1_state_as_version_2(todo: AppRunner) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("complete", "td_0002"),  # already completed
+        ("reopen", "td_0001"),  # already open
+        ("update", "td_0003", "--untag", "absent"),
+        ("purge", "--completed-before", "2000-01-01", "--confirm"),  # nothing that old
+    ],
+    ids=lambda args: " ".join(args),
+)
+def test_a_command_that_changes_nothing_leaves_a_version_1_state_as_it_is(
+    todo: AppRunner, args: tuple[str, ...]
+) -> None:
     path = install_version_1_state(todo)
-    assert todo.run("complete", "td_0002").ok  # already completed: no item changes
-    assert json.loads(path.read_text())["schemaVersion"] == 2
+    assert todo.run(*args).ok
+    assert path.read_bytes() == WRITTEN_BY_VERSION_1.read_bytes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentic_kit.hints import SYNONYMS, nearest_command, shell_word
+from agentic_kit.hints import SYNONYMS, nearest_command, shell_word, unknown_option
 from tests.packages import SUITE
 
 TODO = ["describe", "add", "list", "get", "update", "complete", "reopen", "remove"]
@@ -46,3 +46,21 @@ def test_every_synonym_means_a_command_one_of_the_apps_has() -> None:
 )
 def test_a_word_is_shown_as_it_would_be_typed(word: str, shown: str) -> None:
     assert shell_word(word) == shown
+
+
+ELSEWHERE = {"due": ["--before", "--sort"], "remove": ["--confirm"], "purge": ["--confirm"]}
+
+
+@pytest.mark.parametrize(
+    ("given", "start"),
+    [
+        ("--due-before", "Did you mean `due --before`? "),  # close to another command's option
+        ("--confirm", "--confirm is an option of remove and purge. "),  # another command's own
+        ("--colour", "Options of list"),  # close to nothing anywhere: only this command's list
+    ],
+)
+def test_an_unknown_option_points_at_the_command_that_has_it(given: str, start: str) -> None:
+    error = unknown_option("list", given, ["--status", "--limit"], False, elsewhere=ELSEWHERE)
+    assert error.hint is not None
+    assert error.hint.startswith(start)
+    assert error.hint.endswith("Options of list: --status, --limit.")

@@ -150,15 +150,23 @@ def flag_with_value(option: str) -> AppError:
     )
 
 
+# How close an option of another command must be to count as the one meant: `--due-before` and
+# `--before` (0.8) are; `--status` and `--stopwatch` (0.59) are not.
+_ELSEWHERE_CUTOFF = 0.75
+
+
 def unknown_option(
     command: str | None,
     given: str,
     options: Sequence[str],
     takes_argument: bool,
     app_options: Sequence[str] = (),
+    elsewhere: Mapping[str, Sequence[str]] | None = None,
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
-    `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it."""
+    `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it.
+    `elsewhere`: the app's other commands and their options, for an option that belongs to one of
+    them (timer `list --due-before` is `due --before`)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     if takes_argument and not given.startswith("--"):
@@ -173,9 +181,27 @@ def unknown_option(
             ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
         )
     close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.6)
-    guess = f"Did you mean {close[0]}? " if close else ""
+    guess = f"Did you mean {close[0]}? " if close else _guess_elsewhere(name, elsewhere)
     where = f"Options of {command}" if command else "The app's options (before the command)"
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
+
+
+def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -> str:
+    """Where the option lives when another command has it (`--confirm is an option of remove.`),
+    or the call most likely meant when one has an option close to it (`Did you mean `due
+    --before`?`)."""
+    others = elsewhere or {}
+    owners = [command for command, options in others.items() if name in options]
+    if owners:
+        listed = " and ".join([", ".join(owners[:-1]), owners[-1]] if len(owners) > 1 else owners)
+        return f"{name} is an option of {listed}. "
+    scored = [
+        (difflib.SequenceMatcher(None, name, option).ratio(), f"{command} {option}")
+        for command, options in others.items()
+        for option in options
+    ]
+    ratio, call = max(scored, default=(0.0, ""), key=lambda pair: pair[0])
+    return f"Did you mean `{call}`? " if ratio >= _ELSEWHERE_CUTOFF else ""
 
 
 def extra_arguments(

@@ -7,8 +7,9 @@
   old one and the folder is fsynced: a reader or a crash sees the old file or the new, never a mix.
   The file keeps its mode; a symlinked state file is written through to its target.
 - A file an older version of the app wrote (a lower `schemaVersion`) loads as it is checked, then
-  is upgraded in memory (`VersionedState.upgrade`); the first write saves the new version, and a
-  file of a newer version is STATE_CORRUPT, never overwritten.
+  is upgraded in memory (`VersionedState.upgrade`); the first command that changes something
+  saves the new version (one that changes nothing leaves the file as it is), and a file of a
+  newer version is STATE_CORRUPT, never overwritten.
 - Every load checks the whole file strictly: in pydantic's one pass, that it is UTF-8 JSON, every
   value has its exact type (no coercion: "2" is not 2) and every field keeps its rule (the
   model's patterns and bounds); in one more pass, that the state keeps its invariants
@@ -104,9 +105,9 @@ class VersionedState(CamelModel):
 
     def upgrade(self) -> None:
         """Bring a state an older version wrote (a lower schemaVersion) to SCHEMA_VERSION, in
-        memory: its first write saves it so, a read leaves the file as it is. The fields a newer
-        version added were filled with their defaults as the file was read; an app whose upgrade
-        changes more extends this."""
+        memory: the first command that changes something saves it so; a read, or a command that
+        changes nothing, leaves the file as it is. The fields a newer version added were filled
+        with their defaults as the file was read; an app whose upgrade changes more extends this."""
         self.schema_version = self.SCHEMA_VERSION
 
     def entities(self) -> Sequence[HasId]:
@@ -286,7 +287,13 @@ class StateStore(Generic[StateT]):
             ) from None
         except OSError as error:
             raise _io_error("read", self.path, error) from None
-        return self._parse(raw), raw
+        state = self._parse(raw)
+        if state.schema_version < self.model.SCHEMA_VERSION:
+            state.upgrade()
+            # Compared, for the write, with the form this version gives it: a command that changes
+            # nothing leaves a file an older version wrote as it is.
+            return state, self._serialise(state)
+        return state, raw
 
     def _parse(self, raw: bytes) -> StateT:
         try:
@@ -306,8 +313,6 @@ class StateStore(Generic[StateT]):
         problem = next(state.problems(), None)
         if problem is not None:
             raise self._corrupt(f"is inconsistent: {problem}")
-        if state.schema_version < self.model.SCHEMA_VERSION:
-            state.upgrade()
         return state
 
     def _diagnose(self, raw: bytes, error: ValidationError) -> AppError:

@@ -89,7 +89,8 @@ def _check_length(duration: int, what: str) -> int:
     if duration <= 0:
         raise validation_error(
             f"{what} must be longer than zero.",
-            "Give a length above zero, such as 90s or 25m; for a stopwatch leave --duration out.",
+            "Give a length above zero, such as 90s or 25m"
+            + ("; for a stopwatch leave --duration out." if what.startswith("--duration") else "."),
         )
     if duration > MAX_DURATION_MS:
         raise validation_error(

@@ -535,7 +535,12 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
         takes_argument = any(param.param_type_name == "argument" for param in params)
         options = [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
         return hints.unknown_option(
-            command, given, options, takes_argument and command is not None, app_options=[VERSION_FLAG]
+            command,
+            given,
+            options,
+            takes_argument and command is not None,
+            app_options=[VERSION_FLAG],
+            elsewhere=_options_elsewhere(ctx, command),
         )
     if isinstance(error, BadOptionUsage):
         taken: Any = next(
@@ -550,6 +555,17 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
             )
     hint = "Run the command with --help to see its arguments and options."
     return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
+
+
+def _options_elsewhere(ctx: Any, command: str | None) -> dict[str, list[str]]:
+    """The options of the app's other commands, by command (none when no command was read)."""
+    group = ctx.parent.command if command is not None and ctx.parent is not None else None
+    commands = getattr(group, "commands", {})
+    return {
+        name: [max(param.opts, key=len) for param in each.params if param.param_type_name == "option"]
+        for name, each in commands.items()
+        if name != command
+    }
 
 
 def _choices(app: AgenticApp, command: str, name: str | None) -> list[str] | None:
