@@ -63,7 +63,7 @@ app = runner.new_app(
 
 ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]
 ItemIds = Annotated[
-    list[str], typer.Argument(metavar="ID", help="One or more ids such as td_0001; all or none.")
+    list[str], typer.Argument(metavar="ID...", help="One or more ids such as td_0001; all or none.")
 ]
 Tags = Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for more.")]
 Repeat = Annotated[
@@ -242,13 +242,14 @@ def search(
         list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
     ] = None,
     limit: Limit = None,
+    excerpt: Excerpt = False,
 ) -> Payload:
     """Find items whose title, description or tags hold every word (ignoring case and accents);
     more words in the title rank first, then more in the tags, then the newest."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
     found = operations.search_items(store().load(), terms, status=STATUS_SELECTED[status], tags=tags)
-    return limited_payload(found, limit)
+    return limited_payload(_shown(found, excerpt), limit)
 
 
 @app.command(mutates=True)
@@ -320,8 +321,8 @@ def complete(item_ids: ItemIds) -> Payload:
         items = find_all(state, ids, operations.find_item, "to-do")
         made = operations.complete_items(state, items, now=stamp, zone=zones.zone())
     payload = answer(item_ids, items)
-    if made:  # the next items, beside the completed ones: `next` is one item, or a list for several ids
-        payload["next"] = made[0] if len(item_ids) == 1 else made
+    if made:  # beside the completed: the one item made, or for several ids each by the id it follows
+        payload["next"] = next(iter(made.values())) if len(item_ids) == 1 else made
     return payload
 
 

@@ -7,6 +7,7 @@ out of the arguments; and what an entity holds can never pose as output of its o
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -185,6 +186,32 @@ def test_a_list_count_agrees_with_its_noun(todo: AppRunner) -> None:
     assert todo.run_human("list", "--limit", "1", env=NOW).stdout.endswith("\n(1 of 2 items)\n")
     assert todo.run("remove", "td_0002", "--confirm", env=NOW).ok
     assert todo.run_human("list", "--limit", "1", env=NOW).stdout.endswith("\n(1 of 1 item)\n")
+
+
+def test_what_an_answer_adds_beside_its_items_is_shown_too(todo: AppRunner, tmp_path: Path) -> None:
+    """complete's `next` (one item, or each by the id it follows), import's `ids`, export's
+    `schemaVersion`: the text leaves out nothing the answer holds."""
+    assert todo.run("add", "Water", "--due-at", "2026-04-02", "--repeat", "weekly", env=NOW).ok
+    assert todo.run("add", "Feed", "--due-at", "2026-04-03", "--repeat", "daily", env=NOW).ok
+    one = todo.run_human("complete", "td_0001", env=NOW).stdout
+    assert one.endswith("\n\nnext:\ntd_0003  [open]  Water  due 2026-04-09\n")
+    several = todo.run_human("complete", "td_0002", "td_0003", env=NOW).stdout
+    assert several.endswith(
+        "(2 items)\n\nnext:\ntd_0002  td_0004  [open]  Feed  due 2026-04-04\n"
+        "td_0003  td_0005  [open]  Water  due 2026-04-16\n"
+    )
+    exported = todo.run("export", env=NOW)
+    assert todo.run_human("export", env=NOW).stdout.endswith("(5 items)\n\nschemaVersion  2\n")
+    backup = tmp_path / "export.json"
+    backup.write_text(exported.stdout)
+    imported = todo.run_human("import", "--file", str(backup), env=NOW).stdout
+    assert imported.endswith("\n\nids:\n" + "".join(f"td_000{n} → td_{n + 5:04d}\n" for n in range(1, 6)))
+
+
+def test_a_tag_count_shows_each_of_its_fields(notes: AppRunner) -> None:
+    assert notes.run("add", "a", "--tag", "home", "--tag", "work", env=NOW).ok
+    assert notes.run("add", "b", "--tag", "home", env=NOW).ok
+    assert notes.run_human("tags", env=NOW).stdout == "tag home  count 2\ntag work  count 1\n(2 items)\n"
 
 
 def test_a_timer_shows_its_durations_as_a_person_reads_them(timer: AppRunner) -> None:

@@ -541,6 +541,7 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
             takes_argument and command is not None,
             app_options=[VERSION_FLAG],
             elsewhere=_options_elsewhere(ctx, command),
+            typed_before=_typed_between(command, given, args),
         )
     if isinstance(error, BadOptionUsage):
         taken: Any = next(
@@ -555,6 +556,14 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
             )
     hint = "Run the command with --help to see its arguments and options."
     return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
+
+
+def _typed_between(command: str | None, given: str, args: Sequence[str]) -> list[str]:
+    """The words given after the command's name and before `given` (none before a command)."""
+    if command is None or command not in args or given not in args:
+        return []
+    start = args.index(command) + 1
+    return list(args[start : args.index(given, start)]) if given in args[start:] else []
 
 
 def _options_elsewhere(ctx: Any, command: str | None) -> dict[str, list[str]]:

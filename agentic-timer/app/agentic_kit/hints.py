@@ -162,18 +162,20 @@ def unknown_option(
     takes_argument: bool,
     app_options: Sequence[str] = (),
     elsewhere: Mapping[str, Sequence[str]] | None = None,
+    typed_before: Sequence[str] = (),
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it.
     `elsewhere`: the app's other commands and their options, for an option that belongs to one of
-    them (timer `list --due-before` is `due --before`)."""
+    them (timer `list --due-before` is `due --before`). `typed_before`: the words given between the
+    command and `given`, which the fix keeps (`rename tm_0001 -- -x`)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     if takes_argument and not given.startswith("--"):
         return AppError(
             ErrorCode.USAGE_ERROR,
             message,
-            f"A value that starts with - goes after `--`: `{command} -- {shell_word(shortened(given))}`.",
+            f"A value that starts with - goes after `--`: `{_with_dashes(command, typed_before, given)}`.",
         )
     name = given.split("=", 1)[0]
     if command and name in app_options:
@@ -184,6 +186,12 @@ def unknown_option(
     guess = f"Did you mean {close[0]}? " if close else _guess_elsewhere(name, elsewhere)
     where = f"Options of {command}" if command else "The app's options (before the command)"
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
+
+
+def _with_dashes(command: str | None, typed_before: Sequence[str], value: str) -> str:
+    """The call with `--` before the value that starts with a dash: `rename tm_0001 -- -x`."""
+    words = [shell_word(shortened(word)) for word in [*typed_before, "--", value]]
+    return " ".join([command or "", *words]).strip()
 
 
 def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -> str:

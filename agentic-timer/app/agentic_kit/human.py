@@ -67,8 +67,37 @@ def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[st
             lines.append(f"({count} of {plural(envelope['total'], 'item')})")
         else:
             lines.append(f"({plural(count, 'item')})")
-        return "\n".join(lines)
-    return _details(envelope["item"], durations)
+        text = "\n".join(lines)
+    else:
+        text = _details(envelope["item"], durations)
+    more = [_more(key, value, summary, durations) for key, value in envelope.items() if key not in _SHOWN]
+    return "\n\n".join([text, *more])
+
+
+# The envelope's keys the text above shows; an app's own (to-do's `next`, `ids`) follow it.
+_SHOWN = frozenset({"ok", "command", "item", "items", "count", "total"})
+
+
+def _more(key: str, value: Any, summary: Mapping[str, str], durations: Mapping[str, str]) -> str:
+    """A key an app adds to its answer, under its name: an item, or items, one line each (an
+    object of them each by its key: `td_0001  td_0004  [open]  …`); an object of plain values one
+    `key → value` a line (import's `ids`); a plain value beside its name."""
+    if _is_item(value):
+        return f"{key}:\n{_summary(value, summary, durations)}"
+    if isinstance(value, list) and all(_is_item(each) for each in value):
+        return "\n".join([f"{key}:", *(_summary(each, summary, durations) for each in value)])
+    if isinstance(value, dict) and value and all(_is_item(each) for each in value.values()):
+        lines = [f"{safe(name)}  {_summary(each, summary, durations)}" for name, each in value.items()]
+        return "\n".join([f"{key}:", *lines])
+    if isinstance(value, dict) and not any(isinstance(each, dict | list) for each in value.values()):
+        return "\n".join([f"{key}:", *(f"{safe(name)} → {_plain(each)}" for name, each in value.items())])
+    if not isinstance(value, dict | list):
+        return f"{key}  {_plain(value)}"
+    return f"{key}:\n{_plain(value)}"
+
+
+def _is_item(value: Any) -> bool:
+    return isinstance(value, dict) and "id" in value
 
 
 def plural(count: int, noun: str) -> str:
@@ -111,6 +140,10 @@ def _one_line(text: str) -> str:
 
 
 def _summary(item: Mapping[str, Any], fields: Mapping[str, str], durations: Mapping[str, str]) -> str:
+    """The item on one line: the fields the app names; an item of another shape (notes' tag
+    counts) shows each of its fields by its name."""
+    if not fields.keys() & item.keys():
+        fields = {key: f"{key} {{}}" for key in item}
     parts = []
     for field, shown in fields.items():
         value = item.get(field)

@@ -25,14 +25,15 @@ class CompletedWithNext(TypedDict):
 
 
 class CompletedManyWithNext(TypedDict):
-    """`complete ID ID...`: the items completed, and `next`, those their repeats made, in order."""
+    """`complete ID ID...`: the items completed, and `next`, each item their repeats made by the id
+    of the item it follows."""
 
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     ok: Literal[True]
     command: str
     count: int
     items: list[TodoItem]
-    next: list[TodoItem]
+    next: dict[str, TodoItem]
 
 
 class Export(TypedDict):

@@ -201,16 +201,19 @@ def complete_item(item: TodoItem, *, now: str) -> None:
         apply_changes(item, {"status": "completed", "completed_at": now}, now)
 
 
-def complete_items(state: TodoState, items: Sequence[TodoItem], *, now: str, zone: tzinfo) -> list[TodoItem]:
+def complete_items(
+    state: TodoState, items: Sequence[TodoItem], *, now: str, zone: tzinfo
+) -> dict[str, TodoItem]:
     """Complete each item; each repeating one that was open gets its next (a new open item, one
-    step of its rule later, added at the end). Returns the items made, in the order of the items
-    they follow. An item already completed makes none, so a retried call makes none."""
-    made = []
+    step of its rule later, added at the end). Returns the items made, by the id of the item each
+    follows, in the order of those items. An item already completed makes none, so a retried call
+    makes none."""
+    made = {}
     for item in items:
         was_open = item.status == "open"
         complete_item(item, now=now)
         if was_open and item.repeat is not None:
-            made.append(_next_of(state, item, now=now, zone=zone))
+            made[item.id] = _next_of(state, item, now=now, zone=zone)
     return made
 
 
