@@ -53,7 +53,7 @@ class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
     message: str
-    hint: NotRequired[str]
+    hint: str  # every error says how to fix the call (the harness holds every app to it)
 
 
 class ErrorEnvelope(TypedDict):
