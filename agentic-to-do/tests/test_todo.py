@@ -91,6 +91,34 @@ def test_a_version_1_export_imports_with_the_fields_version_2_added_empty(app: A
     assert app.run("export").envelope["schemaVersion"] == 2
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        DEEP,
+        '{"schemaVersion": 2, "items": [], "count": ' + DEEP + "}",
+        '{"schemaVersion": 2, "items": [], "count": ' + "9" * 5000 + "}",
+        '{"schemaVersion": ' + "9" * 5000 + ', "items": []}',
+    ],
+    ids=["nested", "nested-in-an-ignored-key", "huge-count", "huge-schema-version"],
+)
+def test_a_file_past_the_state_readers_limits_is_refused_from_a_file_too(
+    app: AppRunner, tmp_path: Path, text: str
+) -> None:
+    # The sizes found from outside, too large for a scenario file: no traceback, nothing added.
+    app.run("add", "already here")
+    before = app.run("export").stdout
+    export = tmp_path / "export.json"
+    export.write_text(text)
+    refused = app.run_subprocess("import", "--file", str(export))
+    assert (refused.exit_status, refused.stderr) == (3, "")
+    assert refused.envelope["error"]["code"] == "VALIDATION_ERROR"
+    assert refused.envelope["error"]["hint"]
+    assert app.run("export").stdout == before
+
+
 # Repeating to-dos: the next due, with the zone given explicitly, and completing in any order.
 
 

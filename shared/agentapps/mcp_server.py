@@ -289,10 +289,46 @@ ARGS_PROPERTY = {
 
 
 def _inline(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The options a tool takes: not those whose value is a path (`--body-file`). A tool client
-    passes text inline; a path would be read on the server's machine — a file the client never
-    saw, or the server's own stdin (`-`), which holds the protocol, not the text."""
+    """The options a tool takes as they are: not those whose value is a path (`--body-file`). A
+    path would be read on the server's machine — a file the client never saw, or the server's own
+    stdin (`-`), which holds the protocol; the client passes text (`body`, or _as_text's)."""
     return [option for option in options if option.get("type") != "path"]
+
+
+def _as_text(command: Command) -> list[dict[str, Any]]:
+    """The path options a tool takes as text: those with no inline twin. A `path` option reads a
+    file, or stdin for `-`; one whose command takes the same text inline (`--body-file` beside
+    `--body`) stays out, and any other (to-do's `import --file`) is a string parameter holding the
+    text itself, which the server gives the app as its stdin, with the option's value `-`."""
+    if command.description is None:
+        return []
+    options = command.description.get("options", [])
+    inline = {_property(option["name"]) for option in _inline(options)}
+    inline |= {argument["name"] for argument in command.description.get("arguments", [])}
+    return [
+        option
+        for option in options
+        if option.get("type") == "path" and _property(option["name"]).removesuffix("_file") not in inline
+    ]
+
+
+def _text_property(option: dict[str, Any]) -> dict[str, Any]:
+    said = f"The text itself, not a path: the app reads it from stdin (`{option['name']} -`)."
+    return {"type": "string", "description": f"{option['help']} {said}" if option.get("help") else said}
+
+
+def stdin_text(command: Command, arguments: dict[str, Any]) -> str | None:
+    """The text a call gives the app as stdin: its one path option given as text (stdin is one
+    stream, so two are refused)."""
+    given = [option for option in _as_text(command) if arguments.get(_property(option["name"])) is not None]
+    if len(given) > 1:
+        names = ", ".join(_property(option["name"]) for option in given)
+        raise AppError(
+            ErrorCode.VALIDATION_ERROR,
+            f"{names}: only one text read from stdin per call.",
+            "Give one of them; call the tool again for the other.",
+        )
+    return str(arguments[_property(given[0]["name"])]) if given else None
 
 
 def input_schema(command: Command) -> dict[str, Any]:
@@ -304,7 +340,9 @@ def input_schema(command: Command) -> dict[str, Any]:
         options = command.description.get("options", [])
         properties = {argument["name"]: _json_type(argument) for argument in arguments}
         properties |= {_property(option["name"]): _json_type(option) for option in _inline(options)}
+        properties |= {_property(option["name"]): _text_property(option) for option in _as_text(command)}
         required = [argument["name"] for argument in arguments if argument["required"]]
+        required += [_property(option["name"]) for option in _as_text(command) if option.get("required")]
     if command.destructive:
         properties["confirm"] = {"type": "boolean", "description": "True only after the user agreed."}
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -329,6 +367,9 @@ def command_line(command: Command, arguments: dict[str, Any]) -> list[str]:
         else:
             for item in value if isinstance(value, list) else [value]:
                 argv += option_words(option["name"], str(item))
+    for option in _as_text(command):
+        if arguments.get(_property(option["name"])) is not None:
+            argv += option_words(option["name"], "-")  # its text is the app's stdin (stdin_text)
     positionals: list[str] = []
     for argument in command.description.get("arguments", []):
         value = arguments.get(argument["name"])
@@ -350,7 +391,7 @@ def argument_names(command: Command | None) -> dict[str, str]:
         return {}
     return {
         option["name"]: _property(option["name"])
-        for option in _inline(command.description.get("options", []))
+        for option in [*_inline(command.description.get("options", [])), *_as_text(command)]
         if option["name"].startswith("--")
     }
 
@@ -430,6 +471,7 @@ def call(
         arguments = lone_values_listed(command, arguments)
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
+        stdin = stdin_text(command, arguments)
         try:
             require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
         except AppError as error:
@@ -442,6 +484,7 @@ def call(
             timeout=options.timeout,
             max_output=options.max_output,
             warm=warm,
+            stdin=stdin,
         )
     except AppError as error:
         return _error(error_envelope(command.name, error), command)

@@ -372,6 +372,33 @@ def test_path_options_are_not_tool_arguments(tmp_path: Path) -> None:
     run(tmp_path, scenario, [str(SUITE / "agentic-notes")])
 
 
+def test_a_path_option_with_no_inline_twin_takes_the_text_and_passes_it_as_stdin(tmp_path: Path) -> None:
+    """to-do's `import --file` has no inline form: the tool's `file` is the export's text itself,
+    which reaches the app on stdin (`--file -`); what the app refuses names `file`."""
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        schema = tools["agentic_to_do__import"].input_schema
+        assert schema["required"] == ["file"]
+        assert schema["properties"]["file"]["type"] == "string"
+        assert "stdin" in schema["properties"]["file"]["description"]
+        await session.call_tool("agentic_to_do__add", {"title": "water the plants", "tag": ["home"]})
+        exported = tool_text(await session.call_tool("agentic_to_do__export", {}))
+        imported = await session.call_tool("agentic_to_do__import", {"file": json.dumps(exported)})
+        assert imported.is_error is not True, imported.content
+        assert tool_text(imported)["ids"] == {"td_0001": "td_0002"}
+        assert tool_text(imported)["items"][0]["tags"] == ["home"]
+        refused = await session.call_tool("agentic_to_do__import", {"file": "-"})
+        assert refused.is_error is True
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "VALIDATION_ERROR"
+        assert isinstance(refused.content[0], TextContent)
+        assert refused.content[0].text.startswith("VALIDATION_ERROR: file is not JSON")
+        assert tool_text(await session.call_tool("agentic_to_do__list", {}))["count"] == 2
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -506,7 +506,20 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def _repeated_key(raw: bytes) -> str | None:
+def read_json(text: str | bytes) -> Any:
+    """A JSON document other than a state file (an export to import), read as a state file is
+    read: by pydantic-core, with its limits (nesting, digits), and as JSON only (NaN and Infinity
+    are not). ValueError saying what is wrong, for anything it would not read: a crash of another
+    parser's limits (RecursionError) never reaches the caller; a key given twice in one object is
+    RepeatedKey."""
+    document = from_json(text, allow_inf_nan=False)
+    repeated = _repeated_key(text)
+    if repeated is not None:
+        raise RepeatedKey(repeated)
+    return document
+
+
+def _repeated_key(raw: str | bytes) -> str | None:
     """The first key that an object of the (already valid) JSON file holds twice, if any."""
     import json
 

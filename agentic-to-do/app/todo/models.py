@@ -81,20 +81,22 @@ class TodoState(VersionedState):
     def problems(self) -> Iterator[str]:
         yield from super().problems()
         for item in self.items:
-            if (item.status == "completed") != (item.completed_at is not None):
-                yield f"{item.id} is {item.status} but its completedAt is {item.completed_at or 'null'}"
-                return
-            # Timestamps of the stored form compare as text in the order of their instants.
-            if item.updated_at < item.created_at or (item.completed_at or item.created_at) < item.created_at:
-                yield f"{item.id} has moments out of order (updatedAt or completedAt before createdAt)"
-                return
-            if (item.completed_at or item.updated_at) > item.updated_at:  # completing is a change
-                yield f"{item.id} has moments out of order (completedAt after updatedAt)"
-                return
-            if item.repeat is not None and item.due_at is None:
-                yield f"{item.id} repeats {item.repeat} but has no due to repeat from"
-                return
-            problem = next(tag_problems(item.id, item.tags), None)
+            problem = item_problem(item)
             if problem is not None:
                 yield problem
                 return
+
+
+def item_problem(item: TodoItem) -> str | None:
+    """What ties one item's fields together that the item breaks, in words; None when it keeps it
+    all. The state checks it for each item; import for each item it reads (whose id it replaces)."""
+    if (item.status == "completed") != (item.completed_at is not None):
+        return f"{item.id} is {item.status} but its completedAt is {item.completed_at or 'null'}"
+    # Timestamps of the stored form compare as text in the order of their instants.
+    if item.updated_at < item.created_at or (item.completed_at or item.created_at) < item.created_at:
+        return f"{item.id} has moments out of order (updatedAt or completedAt before createdAt)"
+    if (item.completed_at or item.updated_at) > item.updated_at:  # completing is a change
+        return f"{item.id} has moments out of order (completedAt after updatedAt)"
+    if item.repeat is not None and item.due_at is None:
+        return f"{item.id} repeats {item.repeat} but has no due to repeat from"
+    return next(tag_problems(item.id, item.tags), None)

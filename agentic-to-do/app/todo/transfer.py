@@ -5,7 +5,9 @@ and `items` (each item whole, as the state keeps it); its other keys (`ok`, `com
 are not read. Import checks the whole document before anything is added, so a document it
 refuses changes nothing:
 
-- not JSON, a key given twice, not an object with `schemaVersion` and a list of `items`: refused;
+- not JSON (read by the parser a state file is read with, with its limits: nesting, digits; NaN
+  and Infinity are not JSON), a key given twice, not an object with `schemaVersion` and a list
+  of `items`: refused;
 - `schemaVersion` above this app's: from a newer version, refused (update the app first);
 - `schemaVersion` 1 (before tags, priority and repeat): read, its items get those fields'
   defaults (`[]`, null, null), as a version-1 state file's items do;
@@ -20,7 +22,6 @@ field is kept as exported (timestamps too). Importing the same export twice adds
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,8 +29,9 @@ from pydantic import ValidationError
 
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import format_id
+from agentic_kit.store import RepeatedKey, read_json
 
-from .models import ID_PREFIX, TodoItem, TodoState
+from .models import ID_PREFIX, TodoItem, TodoState, item_problem
 
 _HINT = "Give a file that `export` printed, unchanged."
 
@@ -37,11 +39,11 @@ _HINT = "Give a file that `export` printed, unchanged."
 def parse_export(option: str, text: str) -> list[TodoItem]:
     """The items of an export, each checked as the state checks it; VALIDATION_ERROR otherwise."""
     try:
-        document = json.loads(text, object_pairs_hook=_refuse_repeated_keys)
-    except json.JSONDecodeError as error:
-        raise validation_error(
-            f"{option} is not JSON ({error.msg} at line {error.lineno}, column {error.colno}).", _HINT
-        ) from None
+        document = read_json(text)  # the parser and limits a state file is read with
+    except RepeatedKey as repeated:
+        raise validation_error(f"The export gives the key {repeated.key!r} twice.", _HINT) from None
+    except ValueError as error:
+        raise validation_error(f"{option} is not JSON the app can read ({error}).", _HINT) from None
     if (
         not isinstance(document, dict)
         or type(document.get("schemaVersion")) is not int
@@ -75,22 +77,12 @@ def _item(option: str, position: int, raw: Any) -> TodoItem:
         first = min(error.errors(), key=lambda problem: problem["type"] != "extra_forbidden")
         field = ".".join(str(part) for part in first["loc"]) or "the item"
         raise validation_error(f"{where}: {field}: {first['msg']}.", _HINT) from None
-    # What ties the item's fields together, as a state of that one item would be checked.
-    alone = TodoState(
-        schema_version=TodoState.SCHEMA_VERSION, next_id=int(item.id.rpartition("_")[2]) + 1, items=[item]
-    )
-    problem = next(alone.problems(), None)
+    # What ties the item's fields together, as the state checks it; not the state's id rules:
+    # the item gets a new id, so its old one may be any of the id form.
+    problem = item_problem(item)
     if problem is not None:
         raise validation_error(f"{where}: {problem}.", _HINT)
     return item
-
-
-def _refuse_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document = dict(pairs)
-    if len(document) != len(pairs):
-        repeated = next(key for key in document if sum(1 for name, _ in pairs if name == key) > 1)
-        raise validation_error(f"The export gives the key {repeated!r} twice.", _HINT)
-    return document
 
 
 def import_items(state: TodoState, items: Sequence[TodoItem]) -> dict[str, str]:
