@@ -216,13 +216,13 @@ def extend(
     """Add time to a running or paused countdown; its due time moves later by that much."""
     timer_id = inputs.check_timer_id(timer_id)
     added = inputs.check_duration(duration, "DURATION")
-    now_ms = to_ms(now())
+    instant = now()
     return change_one(
         store(),
         timer_id,
         operations.find_timer,
-        partial(operations.extend_timer, duration_ms=added),
-        shown=lambda timer: view(timer, now_ms),
+        partial(operations.extend_timer, duration_ms=added, now=format_timestamp(instant)),
+        shown=lambda timer: view(timer, to_ms(instant)),
     )
 
 
@@ -233,13 +233,13 @@ def rename(
     """Give a timer a new label, whatever its status."""
     timer_id = inputs.check_timer_id(timer_id)
     label = inputs.check_label(label)
-    now_ms = to_ms(now())
+    instant = now()
     return change_one(
         store(),
         timer_id,
         operations.find_timer,
-        partial(operations.rename_timer, label=label),
-        shown=lambda timer: view(timer, now_ms),
+        partial(operations.rename_timer, label=label, now=format_timestamp(instant)),
+        shown=lambda timer: view(timer, to_ms(instant)),
     )
 
 

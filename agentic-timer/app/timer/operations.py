@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Protocol
 
 from agentic_kit.dates import from_ms
+from agentic_kit.durations import format_duration
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
 
@@ -122,9 +123,10 @@ def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
     return AppError(ErrorCode.CONFLICT, f"Cannot {action} timer {timer.id}: it is {timer.status}.", hint)
 
 
-def extend_timer(timer: Timer, *, duration_ms: int) -> None:
+def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
     """Add time to a running or paused countdown: its due time moves later by that much. Its
-    updatedAt stays: it is when the timer last changed state (start, pause, resume, stop)."""
+    updatedAt stays: it is when the timer last changed state (start, pause, resume, stop), and a
+    paused or stopped timer's updatedAt is its pausedAt or stoppedAt. The clock-order rule holds."""
     if timer.kind != "countdown" or timer.duration_ms is None:
         raise AppError(
             ErrorCode.CONFLICT,
@@ -133,16 +135,29 @@ def extend_timer(timer: Timer, *, duration_ms: int) -> None:
         )
     if timer.status == "stopped":
         raise _conflict(timer, "extend", None)
+    _check_clock(timer, "extend", now)
     total = timer.duration_ms + duration_ms
     if total > MAX_DURATION_MS:
+        room = MAX_DURATION_MS - timer.duration_ms
+        # The hint's figure is a DURATION extend takes (above zero), or says that none fits.
+        hint = (
+            f"Extend it by {format_duration(room)} at most (extend {timer.id} {format_duration(room)}), "
+            "or start another timer."
+            if room
+            else "It is already 366 days long, the most a timer can run, so no extend fits; start "
+            "another timer for the time past its dueAt."
+        )
         raise validation_error(
-            f"Extending timer {timer.id} by {duration_ms} ms would make it {total} ms long; a countdown "
-            f"is at most {MAX_DURATION_MS} ms (366 days).",
-            f"Extend it by {MAX_DURATION_MS - timer.duration_ms} ms at most, or start another timer.",
+            f"Extending timer {timer.id} by {format_duration(duration_ms)} would make it "
+            f"{format_duration(total)} long; a countdown is at most 366 days "
+            f"({format_duration(MAX_DURATION_MS)}).",
+            hint,
         )
     timer.duration_ms = total
 
 
-def rename_timer(timer: Timer, *, label: str) -> None:
-    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was."""
+def rename_timer(timer: Timer, *, label: str, now: str) -> None:
+    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was, and as
+    every change it is refused at a clock before the timer's last change."""
+    _check_clock(timer, "rename", now)
     timer.label = label
