@@ -313,8 +313,10 @@ def _as_text(command: Command) -> list[dict[str, Any]]:
 
 
 def _text_property(option: dict[str, Any]) -> dict[str, Any]:
-    said = f"The text itself, not a path: the app reads it from stdin (`{option['name']} -`)."
-    return {"type": "string", "description": f"{option['help']} {said}" if option.get("help") else said}
+    """The option's help without what it says of `-` (the call's text is stdin), then how to give it."""
+    help_text = re.sub(r"[;,]? *- for stdin\.?", ".", option.get("help") or "").strip(" .")
+    said = f"Give the text itself, not a path: the app reads it from stdin (`{option['name']} -`)."
+    return {"type": "string", "description": f"{help_text}. {said}" if help_text else said}
 
 
 def stdin_text(command: Command, arguments: dict[str, Any]) -> str | None:

@@ -150,11 +150,6 @@ def flag_with_value(option: str) -> AppError:
     )
 
 
-# How close an option of another command must be to count as the one meant: `--due-before` and
-# `--before` (0.8) are; `--status` and `--stopwatch` (0.59) are not.
-_ELSEWHERE_CUTOFF = 0.75
-
-
 def unknown_option(
     command: str | None,
     given: str,
@@ -196,20 +191,21 @@ def _with_dashes(command: str | None, typed_before: Sequence[str], value: str) -
 
 def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -> str:
     """Where the option lives when another command has it (`--confirm is an option of remove.`),
-    or the call most likely meant when one has an option close to it (`Did you mean `due
-    --before`?`)."""
+    or the call most likely meant when another command has its last word as an option (timer
+    `list --due-before`: `Did you mean `due --before`?`)."""
     others = elsewhere or {}
     owners = [command for command, options in others.items() if name in options]
     if owners:
         listed = " and ".join([", ".join(owners[:-1]), owners[-1]] if len(owners) > 1 else owners)
         return f"{name} is an option of {listed}. "
-    scored = [
-        (difflib.SequenceMatcher(None, name, option).ratio(), f"{command} {option}")
+    word = name.lstrip("-")
+    calls = [
+        f"{command} {option}"
         for command, options in others.items()
         for option in options
+        if word.endswith("-" + option.lstrip("-"))
     ]
-    ratio, call = max(scored, default=(0.0, ""), key=lambda pair: pair[0])
-    return f"Did you mean `{call}`? " if ratio >= _ELSEWHERE_CUTOFF else ""
+    return f"Did you mean `{calls[0]}`? " if calls else ""
 
 
 def extra_arguments(

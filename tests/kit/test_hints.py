@@ -48,13 +48,19 @@ def test_a_word_is_shown_as_it_would_be_typed(word: str, shown: str) -> None:
     assert shell_word(word) == shown
 
 
-ELSEWHERE = {"due": ["--before", "--sort"], "remove": ["--confirm"], "purge": ["--confirm"]}
+ELSEWHERE = {
+    "due": ["--before", "--sort"],
+    "remove": ["--confirm"],
+    "purge": ["--confirm"],
+    "start": ["--due-at"],
+}
 
 
 @pytest.mark.parametrize(
     ("given", "start"),
     [
-        ("--due-before", "Did you mean `due --before`? "),  # close to another command's option
+        ("--due-before", "Did you mean `due --before`? "),  # ends in another command's option
+        ("--due-after", "Options of list"),  # close to start's --due-at, but not meant
         ("--confirm", "--confirm is an option of remove and purge. "),  # another command's own
         ("--colour", "Options of list"),  # close to nothing anywhere: only this command's list
     ],

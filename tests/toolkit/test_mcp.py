@@ -381,7 +381,9 @@ def test_a_path_option_with_no_inline_twin_takes_the_text_and_passes_it_as_stdin
         schema = tools["agentic_to_do__import"].input_schema
         assert schema["required"] == ["file"]
         assert schema["properties"]["file"]["type"] == "string"
-        assert "stdin" in schema["properties"]["file"]["description"]
+        assert schema["properties"]["file"]["description"] == (
+            "An export to read. Give the text itself, not a path: the app reads it from stdin (`--file -`)."
+        )
         await session.call_tool("agentic_to_do__add", {"title": "water the plants", "tag": ["home"]})
         exported = tool_text(await session.call_tool("agentic_to_do__export", {}))
         imported = await session.call_tool("agentic_to_do__import", {"file": json.dumps(exported)})

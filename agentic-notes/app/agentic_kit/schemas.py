@@ -5,9 +5,9 @@ Only the schema generator imports this module; no command pays for it at start-u
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, NotRequired, TypeVar, Union
+from typing import Annotated, Any, Generic, Literal, NotRequired, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, StringConstraints, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs this TypedDict on Python 3.11
 
 from .describe import AppDescription
@@ -53,7 +53,8 @@ class ErrorBody(TypedDict):
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     code: ErrorCode
     message: str
-    hint: str  # every error says how to fix the call (the harness holds every app to it)
+    # Every error says how to fix the call (the harness holds every app to it).
+    hint: Annotated[str, StringConstraints(min_length=1)]
 
 
 class ErrorEnvelope(TypedDict):

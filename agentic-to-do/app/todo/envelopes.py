@@ -4,14 +4,17 @@ the next item of a repeating one, and what `export` and `import` answer. schemas
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
 
-from .models import TodoItem
+from agentic_kit.ids import id_pattern
+
+from .models import ID_PREFIX, TodoItem
 
 _CLOSED = ConfigDict(extra="forbid")
+NextOf = Annotated[str, StringConstraints(pattern=id_pattern(ID_PREFIX))]  # the id a next item follows
 
 
 class CompletedWithNext(TypedDict):
@@ -33,7 +36,7 @@ class CompletedManyWithNext(TypedDict):
     command: str
     count: int
     items: list[TodoItem]
-    next: dict[str, TodoItem]
+    next: Annotated[dict[NextOf, TodoItem], Field(json_schema_extra={"additionalProperties": False})]
 
 
 class Export(TypedDict):
