@@ -308,7 +308,9 @@ def bench_mcp(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
             state_file = scratch / f"mcp-{mode}-{size}.json"
             state_file.write_bytes(as_the_app_writes(todo_state(size)))
             env = {**os.environ, "AGENTIC_TODO_STATE_FILE": str(state_file), "AGENTIC_NOW": NOW}
-            args = ["mcp", *(["--cold"] if mode == "cold" else []), str(package)]
+            # --approve: the suite's own package, served from wherever the suite was cloned (a
+            # fresh clone's path is not yet trusted).
+            args = ["mcp", "--approve", *(["--cold"] if mode == "cold" else []), str(package)]
             timings: dict[str, list[float]] = {name: [] for name, _, _, _ in calls}
 
             async def session_run(
