@@ -221,7 +221,7 @@ def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
     return sort_items(
         items,
         key,
-        due=operations.due_moment,
+        due=operations.due_moments(),
         updated=lambda item: item.updated_at,
         own={TodoSortKey.priority: operations.priority_rank},
     )
