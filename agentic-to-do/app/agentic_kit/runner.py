@@ -533,7 +533,7 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
     if isinstance(error, NoSuchOption):
         given = _given_option(error.option_name, args)
         takes_argument = any(param.param_type_name == "argument" for param in params)
-        options = [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
+        options = _option_names(params)
         return hints.unknown_option(
             command,
             given,
@@ -560,21 +560,20 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
 
 def _typed_between(command: str | None, given: str, args: Sequence[str]) -> list[str]:
     """The words given after the command's name and before `given` (none before a command)."""
-    if command is None or command not in args or given not in args:
-        return []
-    start = args.index(command) + 1
-    return list(args[start : args.index(given, start)]) if given in args[start:] else []
+    after = list(args[args.index(command) + 1 :]) if command in args else []
+    return after[: after.index(given)] if given in after else []
+
+
+def _option_names(params: Sequence[Any]) -> list[str]:
+    """Each option of a command by its longest name (`--status`, not `-s`)."""
+    return [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
 
 
 def _options_elsewhere(ctx: Any, command: str | None) -> dict[str, list[str]]:
     """The options of the app's other commands, by command (none when no command was read)."""
     group = ctx.parent.command if command is not None and ctx.parent is not None else None
     commands = getattr(group, "commands", {})
-    return {
-        name: [max(param.opts, key=len) for param in each.params if param.param_type_name == "option"]
-        for name, each in commands.items()
-        if name != command
-    }
+    return {name: _option_names(each.params) for name, each in commands.items() if name != command}
 
 
 def _choices(app: AgenticApp, command: str, name: str | None) -> list[str] | None:
