@@ -24,10 +24,14 @@ What the format allows is accepted: keys this runtime does not know are kept (`m
 from __future__ import annotations
 
 import codecs
+import copy
+import hashlib
 import json
 import os
 import re
 import stat
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
 
@@ -346,7 +350,32 @@ def read_frontmatter(path: Path, *, skill: bool = False) -> dict[str, Any]:
                 lines.append(line)
     except OSError as error:
         raise ManifestError(f"{path}: {error.strerror or error}.") from None
-    return parse_frontmatter(b"".join(lines), path, skill=skill)
+    return _parsed_frontmatter(b"".join(lines), path, skill=skill)
+
+
+# Parsed frontmatter by the digest of its bytes: the harness and the runtimes load a package per
+# step, and the YAML parse is most of that. The file is read every time, so an edited APP.md or
+# SKILL.md is a new key and is parsed anew; a refused frontmatter is never kept (it is parsed, and
+# its error raised, each time).
+_frontmatters: OrderedDict[tuple[bool, bytes], dict[str, Any]] = OrderedDict()
+_frontmatters_lock = threading.Lock()
+MAX_CACHED_FRONTMATTERS = 256  # an APP.md and a few SKILL.md per package
+
+
+def _parsed_frontmatter(text: bytes, path: Path, *, skill: bool) -> dict[str, Any]:
+    """parse_frontmatter, once per distinct text; each caller gets its own copy to change."""
+    key = (skill, hashlib.sha256(text).digest())
+    with _frontmatters_lock:
+        cached = _frontmatters.get(key)
+        if cached is not None:
+            _frontmatters.move_to_end(key)
+            return copy.deepcopy(cached)
+    data = parse_frontmatter(text, path, skill=skill)
+    with _frontmatters_lock:
+        _frontmatters[key] = copy.deepcopy(data)
+        while len(_frontmatters) > MAX_CACHED_FRONTMATTERS:
+            _frontmatters.popitem(last=False)
+    return data
 
 
 def parse_frontmatter(text: bytes, path: Path, *, skill: bool = False) -> dict[str, Any]:

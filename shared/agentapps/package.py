@@ -5,10 +5,13 @@ runs, its Python entry module.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
 import shlex
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -48,22 +51,18 @@ class Package:
     @cached_property
     def schema_validators(self) -> dict[bool, OutputSchema]:
         """ok → the schema that envelope must fit, for the schemas the package ships."""
-        from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
-
         validators: dict[bool, OutputSchema] = {}
         for ok, name in ((True, SUCCESS_SCHEMA), (False, ERROR_SCHEMA)):
             path = self.root / "schemas" / name
             if not os.path.lexists(path):
                 continue
             try:
-                schema = read_json_file(package_file(self.root, Path("schemas") / name))
-                Draft202012Validator.check_schema(schema)
-            except (ManifestError, ValueError, SchemaError):
+                raw = read_package_bytes(package_file(self.root, Path("schemas") / name))
+            except (ManifestError, ValueError):
                 continue  # schemas/ is optional and its format the package's own; check reports it
-            validators[ok] = OutputSchema(
-                Draft202012Validator(schema, registry=offline_registry()), _fast_validator(schema)
-            )
+            validator = output_schema(raw)
+            if validator is not None:
+                validators[ok] = validator
         return validators
 
     def entry_argv(self, args: Sequence[str]) -> list[str]:
@@ -125,14 +124,57 @@ def offline_registry() -> Any:
     return Registry(retrieve=refuse)  # type: ignore[call-arg]
 
 
-def read_json_file(path: Path) -> Any:
-    """A JSON file of the package: a regular file of at most MAX_SCHEMA_BYTES. ManifestError when
-    it cannot be read, ValueError when it is not JSON."""
+def read_package_bytes(path: Path) -> bytes:
+    """A file of the package: a regular file of at most MAX_SCHEMA_BYTES. ManifestError when it
+    cannot be read, ValueError when it is longer."""
     with open_regular_file(path) as handle:
         raw = handle.read(MAX_SCHEMA_BYTES + 1)
     if len(raw) > MAX_SCHEMA_BYTES:
         raise ValueError(f"longer than {MAX_SCHEMA_BYTES} bytes")
-    return json.loads(raw.decode("utf-8"))
+    return raw
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON file of the package: a regular file of at most MAX_SCHEMA_BYTES. ManifestError when
+    it cannot be read, ValueError when it is not JSON."""
+    return json.loads(read_package_bytes(path).decode("utf-8"))
+
+
+# A schema's validators by the digest of the file's bytes: checking a schema against the
+# metaschema costs tens of milliseconds, and the harness and runtimes build a Package per step.
+# The file is read every time, so an edited schema is a new key and is checked anew (a cache keyed
+# on the bytes cannot serve a stale schema, whatever the file's mtime says). None: not a schema.
+_output_schemas: OrderedDict[bytes, OutputSchema | None] = OrderedDict()
+_output_schemas_lock = threading.Lock()
+MAX_CACHED_SCHEMAS = 64  # a few per package; a long run over many packages keeps the latest
+
+
+def output_schema(raw: bytes) -> OutputSchema | None:
+    """The validators of a schema file's bytes, built once per distinct content; None when the
+    bytes are not a JSON Schema (not UTF-8, not JSON, or failing the metaschema)."""
+    key = hashlib.sha256(raw).digest()
+    with _output_schemas_lock:
+        if key in _output_schemas:
+            _output_schemas.move_to_end(key)
+            return _output_schemas[key]
+    built = _build_output_schema(raw)
+    with _output_schemas_lock:
+        _output_schemas[key] = built
+        while len(_output_schemas) > MAX_CACHED_SCHEMAS:
+            _output_schemas.popitem(last=False)
+    return built
+
+
+def _build_output_schema(raw: bytes) -> OutputSchema | None:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        schema = json.loads(raw.decode("utf-8"))
+        Draft202012Validator.check_schema(schema)
+    except (ValueError, SchemaError):
+        return None
+    return OutputSchema(Draft202012Validator(schema, registry=offline_registry()), _fast_validator(schema))
 
 
 def load_entry_module(package: Package) -> ModuleType:
