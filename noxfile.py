@@ -4,10 +4,12 @@ for the rest."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,6 +35,38 @@ CONTRACT_TESTS = [
 # The floor of `nox -s coverage`, just under the figure measured on a full run (84% of lines and
 # branches, 2,171 tests, 53 minutes on 2 loaded cores).
 COVERAGE_FLOOR = 83
+# The tests' own marker for those that measure concurrency, kills or time (pyproject's markers):
+# they run in a pass of their own after the parallel one, with the machine to themselves.
+SERIAL = "serial"
+# Each test pass: both cores where tests are independent, and the 50 slowest tests named.
+PARALLEL = ["-n", "auto", "--durations=50"]
+
+
+def timed(function: Callable[[nox.Session], None]) -> Callable[[nox.Session], None]:
+    """A session that logs how long it took, in seconds, whether it passed or failed (nox's own
+    summary rounds to words and says nothing under a second)."""
+
+    @functools.wraps(function)
+    def run(session: nox.Session) -> None:
+        started = time.monotonic()
+        try:
+            function(session)
+        finally:
+            session.log(f"{session.name} took {time.monotonic() - started:.1f} s")
+
+    return run
+
+
+def run_tests(session: nox.Session, paths: list[str]) -> None:
+    """pytest over `paths` in two passes that between them run every test once: the independent
+    tests on every core, then those marked serial alone. With arguments, pytest gets exactly those
+    (one pass). Every pass must collect a test: pytest exits 5 when it collects none, and nox fails
+    a session on any non-zero status, so an empty pass can never pass silently."""
+    if session.posargs:
+        session.run("pytest", *session.posargs)
+        return
+    session.run("pytest", *PARALLEL, "-m", f"not {SERIAL}", *paths)
+    session.run("pytest", "--durations=50", "-m", SERIAL, *paths)
 
 
 def find_python(version: str) -> str | None:
@@ -75,12 +109,12 @@ def _contract_session(version: str) -> Callable[[nox.Session], None]:
                 session.error(message)
             session.skip(message)
         session.install("-e", ".[test]")
-        session.run("pytest", *(session.posargs or CONTRACT_TESTS))
+        run_tests(session, CONTRACT_TESTS)
 
     contract.__doc__ = (
         f"The contract and scenario tests on Python {version} ({interpreter or 'not found here'})."
     )
-    return nox.session(name=f"contract-{version}", python=interpreter or False)(contract)
+    return nox.session(name=f"contract-{version}", python=interpreter or False)(timed(contract))
 
 
 OTHER_PYTHONS = [version for version in PYTHONS if version != RUNNING]
@@ -91,16 +125,17 @@ nox.options.sessions = ["tests", *CONTRACT_SESSIONS, "lint", "typecheck", "check
 
 
 @nox.session
+@timed
 def tests(session: nox.Session) -> None:
     """Every test, on the Python that runs nox: kit, harness, contract, each app in-process and as
     real processes, each package's own tests, and the conformance cases through agentapps, the
     minimal Node.js runtime and the wrong adapters."""
     session.install("-e", ".[test]")
-    # pytest exits 5 when it collects nothing; nox fails on any non-zero status, so an empty run fails.
-    session.run("pytest", *session.posargs)
+    run_tests(session, [])  # no path: pyproject's testpaths, every test of the suite
 
 
 @nox.session
+@timed
 def coverage(session: nox.Session) -> None:
     """The whole suite under coverage.py, on the Python that runs nox: the toolkit's and the kit's
     lines and branches run in the test process, held to COVERAGE_FLOOR. Not a default session: it
@@ -112,6 +147,7 @@ def coverage(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check (the vendored kit copies are excluded: they are generated)."""
     session.install(".[lint]")
@@ -120,6 +156,7 @@ def lint(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the shared code, the tests (the suite's and each package's), the benchmark
     and this file, then on each package's app/ on its own path."""
@@ -133,6 +170,7 @@ def typecheck(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def check(session: nox.Session) -> None:
     """`agentapps check` on every package: no errors and no warnings allowed."""
     session.install("-e", ".")
@@ -140,6 +178,7 @@ def check(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def replay(session: nox.Session) -> None:
     """Replay every package's scenarios (<package>/scenarios/) through real processes; arguments go
     to `agentapps replay` (for example `-- --runtime "node my-runtime.js"` to replay through another
@@ -150,6 +189,7 @@ def replay(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def conformance(session: nox.Session) -> None:
     """The runtime conformance cases through agentapps (every case) and through the minimal Node.js
     runtime (every case the seed requires); arguments go to `agentapps conformance` instead (for
@@ -164,6 +204,7 @@ def conformance(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def sync(session: nox.Session) -> None:
     """Re-copy shared/agentic_kit into every package and regenerate every schemas/ folder."""
     session.install("-e", ".")
@@ -171,6 +212,7 @@ def sync(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def bench(session: nox.Session) -> None:
     """Time every app against the stack's floor T (bench/floor.py), cold and through MCP (warm and
     --cold); writes bench/results.md. Not a default session: it measures, it asserts nothing."""
@@ -179,6 +221,7 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+@timed
 def demo(session: nox.Session) -> None:
     """Run agentic-to-do for real: add a to-do, then list it, printing each JSON envelope. Each run
     starts from an empty state folder, so a second run shows what the first did, not both."""

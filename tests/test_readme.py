@@ -76,6 +76,8 @@ class _DemoSession:
     """What the demo asks of a nox session, done here: `python3` is this Python (which has the
     suite installed) and every envelope printed is kept."""
 
+    name = "demo"
+
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         self.cwd = ROOT

@@ -71,6 +71,7 @@ def test_the_lock_is_released_after_a_failed_transaction(tmp_path: Path) -> None
     assert store.load().values == [1]
 
 
+@pytest.mark.serial  # its time bound is measured
 def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_without_waiting(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agentapps.harness import AppRunner
 from tests.packages import AppFacts
 from tests.reliability.conftest import (
@@ -22,6 +24,8 @@ from tests.reliability.conftest import (
     start_writer,
     stored_entities,
 )
+
+pytestmark = pytest.mark.serial  # writers racing for one state file: the race is the test
 
 WORKERS = 8
 WRITES = 50

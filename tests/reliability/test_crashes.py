@@ -6,9 +6,13 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from agentapps.harness import AppRunner
 from tests.packages import AppFacts
 from tests.reliability.conftest import acknowledged, child_environment, start_writer, stored_entities
+
+pytestmark = pytest.mark.serial  # kills at random moments of a write: a loaded core changes which moments
 
 KILLS = 25
 MOST_WRITES = 100_000  # more than a writer can make before it is killed

@@ -35,6 +35,8 @@ from tests.packages import AppFacts
 from tests.reliability.conftest import child_environment, stored_entities
 from tests.states import ENTITIES, encode, example
 
+pytestmark = pytest.mark.serial  # signals aimed at windows timed here: a test beside them moves them
+
 TRIES = 6
 SIGNALS = [signal.SIGINT, signal.SIGTERM]
 

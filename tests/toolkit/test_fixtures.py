@@ -219,6 +219,7 @@ def test_catalog_reports_each_fixture_and_never_stops_the_scan(
         assert entry["trust"] == "bundled"
 
 
+@pytest.mark.serial  # its time bound is measured
 @pytest.mark.parametrize("name", EXPECTED)
 def test_run_relays_success_or_reports_the_fault(
     agentapps: Callable[..., ToolkitResult], sandbox: Sandbox, name: str
@@ -380,6 +381,7 @@ def test_a_secret_in_the_callers_environment_is_not_visible_to_the_app(
     assert "AWS_SECRET_ACCESS_KEY" not in named
 
 
+@pytest.mark.serial  # its time bound is measured
 def test_a_fifo_named_app_md_is_broken_and_never_waited_for(
     agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
 ) -> None:

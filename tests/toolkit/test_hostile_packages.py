@@ -114,6 +114,7 @@ def check_findings(result: ToolkitResult) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.serial  # its time bound is measured
 def test_check_refuses_a_package_larger_than_its_bound_before_copying_it(
     agentapps: Callable[..., ToolkitResult], trusted: Path
 ) -> None:
@@ -143,6 +144,7 @@ SLOW_REFUSALS = """
 """
 
 
+@pytest.mark.serial  # its time bound is measured
 def test_check_as_a_whole_is_bounded_and_what_it_did_not_run_is_not_passed(
     agentapps: Callable[..., ToolkitResult], trusted: Path
 ) -> None:

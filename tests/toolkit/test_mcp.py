@@ -564,6 +564,7 @@ def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_pa
     ) in log.read_text()
 
 
+@pytest.mark.serial  # its time bound is measured
 def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_path: Path) -> None:
     """Three packages whose describe hangs: one after another they would hold start-up for three
     describe bounds; side by side, for one. A 5,000-digit number in one APP.md leaves that one out."""
@@ -587,6 +588,7 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
     assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
 
 
+@pytest.mark.serial  # its time bound is measured
 @pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
 def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], warm: bool

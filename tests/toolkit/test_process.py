@@ -15,6 +15,8 @@ import pytest
 
 from agentapps.process import EXIT_GRACE, Finished, TimedOut, run_bounded
 
+pytestmark = pytest.mark.serial  # kills and time bounds of run_bounded, measured
+
 # Generous: the bound proves that nothing waits for the pipes, not how fast the machine is.
 MARGIN = 5.0
 CAP = 1024 * 1024

@@ -1,0 +1,112 @@
+"""noxfile.py's test sessions: every test runs once, the independent ones on every core and those
+marked serial alone after them; a pass that collects nothing fails; every session logs its time."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, cast
+
+import nox
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def noxfile() -> ModuleType:
+    sys.path.insert(0, str(ROOT))
+    try:
+        import noxfile
+    finally:
+        sys.path.remove(str(ROOT))
+    return noxfile
+
+
+class RecordingSession:
+    """What a session asks nox for, kept: each command run, with its keyword arguments, and each
+    line logged. A command named in `failing` fails as nox's run does, with an exception."""
+
+    def __init__(self, name: str, posargs: list[str] | None = None, failing: str | None = None) -> None:
+        self.name = name
+        self.posargs = posargs or []
+        self.failing = failing
+        self.runs: list[tuple[tuple[str, ...], dict[str, Any]]] = []
+        self.logged: list[str] = []
+
+    def install(self, *args: str) -> None:
+        pass
+
+    def run(self, *args: str, **options: Any) -> None:
+        self.runs.append((args, options))
+        if args[0] == self.failing:
+            raise nox.command.CommandFailed(f"{args[0]} failed")
+
+    def log(self, message: str) -> None:
+        self.logged.append(message)
+
+
+def took(session: RecordingSession) -> list[str]:
+    return [line for line in session.logged if re.fullmatch(rf"{session.name} took \d+\.\d s", line)]
+
+
+def test_tests_runs_the_parallel_pass_then_the_serial_pass(noxfile: ModuleType) -> None:
+    session = RecordingSession("tests")
+    noxfile.tests(cast(nox.Session, session))
+    assert [args for args, _ in session.runs] == [
+        ("pytest", "-n", "auto", "--durations=50", "-m", "not serial"),
+        ("pytest", "--durations=50", "-m", "serial"),
+    ]
+    # No success_codes: nox fails a session on any non-zero status, pytest's 5 (no test) included.
+    assert [options for _, options in session.runs] == [{}, {}]
+    assert len(took(session)) == 1
+
+
+def test_a_contract_session_runs_its_paths_in_the_same_two_passes(noxfile: ModuleType) -> None:
+    session = RecordingSession("contract-3.12")
+    noxfile.run_tests(cast(nox.Session, session), noxfile.CONTRACT_TESTS)
+    [(parallel, _), (serial, _)] = session.runs
+    assert parallel[-len(noxfile.CONTRACT_TESTS) - 2 :] == ("-m", "not serial", *noxfile.CONTRACT_TESTS)
+    assert serial[-len(noxfile.CONTRACT_TESTS) - 2 :] == ("-m", "serial", *noxfile.CONTRACT_TESTS)
+
+
+def test_arguments_given_to_tests_go_to_one_pytest_as_they_are(noxfile: ModuleType) -> None:
+    session = RecordingSession("tests", posargs=["agentic-to-do/tests", "-k", "todo"])
+    noxfile.tests(cast(nox.Session, session))
+    assert [args for args, _ in session.runs] == [("pytest", "agentic-to-do/tests", "-k", "todo")]
+
+
+def test_a_failing_session_still_logs_its_time_and_fails(noxfile: ModuleType) -> None:
+    session = RecordingSession("tests", failing="pytest")
+    with pytest.raises(nox.command.CommandFailed):
+        noxfile.tests(cast(nox.Session, session))
+    assert len(session.runs) == 1  # the serial pass does not hide the parallel pass's failure
+    assert len(took(session)) == 1
+
+
+def test_every_session_logs_its_time(noxfile: ModuleType) -> None:
+    sessions = nox.registry.get()
+    assert {"tests", "lint", "typecheck", "check", "coverage", "demo"} <= set(sessions)
+    wrapper = noxfile.timed(lambda session: None).__code__
+    for name, registered in sessions.items():
+        assert registered.func.__code__ is wrapper, f"{name} is not wrapped by timed"
+
+
+def test_the_serial_pass_of_every_test_session_has_tests(noxfile: ModuleType) -> None:
+    """A pass with no test fails its session (pytest exits 5): the serial pass of each contract
+    session collects some of CONTRACT_TESTS, and so the serial pass of `tests`, which runs every
+    test, does too. Each parallel pass is its serial pass's complement, thousands of tests."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "serial", *noxfile.CONTRACT_TESTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    serial = [line.split("::")[0] for line in completed.stdout.splitlines() if "::" in line]
+    assert serial
+    assert all(path.startswith(tuple(noxfile.CONTRACT_TESTS)) for path in serial)
