@@ -29,7 +29,7 @@ def run(state: Path, *args: str, stdin: str = "") -> tuple[int, dict[str, Any]]:
 
 def export_of(count: int) -> str:
     moment = "2026-01-01T00:00:00.000Z"
-    items = [
+    items: list[dict[str, object]] = [
         {
             "id": f"td_{number:04d}",
             "title": f"item {number}",
@@ -58,7 +58,8 @@ def test_an_import_killed_at_the_output_cap_says_it_may_have_taken_effect(tmp_pa
     assert (status, error["code"]) == (11, "CONTRACT_VIOLATION")
     assert error["details"]["mayHaveTakenEffect"] is True
     assert "passed the output cap of 100000 bytes" in error["message"]
-    assert READ_BACK in error["hint"] and "--max-output" in error["hint"]
+    assert READ_BACK in error["hint"]
+    assert "--max-output" in error["hint"]
     # The flag is true to the state: the import was saved.
     status, listed = run(tmp_path, "run", TODO, "--", "list", "--limit", "1")
     assert (status, listed["total"] if "total" in listed else listed["count"]) == (0, 2000)
