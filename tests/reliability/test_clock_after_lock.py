@@ -5,7 +5,6 @@ CONFLICT: a timestamp taken before waiting would come before the change it waite
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
