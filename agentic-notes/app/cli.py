@@ -26,14 +26,13 @@ import sys
 # vendored kit and the domain package, goes first on the import path, for the imports below.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from functools import partial
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from agentic_kit import runner
-from agentic_kit.clock import now, timestamp
+from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import validation_error
@@ -88,9 +87,11 @@ def add(
     text = inputs.body_from(body, body_file, text_option="--body", file_option="--body-file")
     tags = normalise_tags(tag or [])
     due = check_due("--due-at", due_at) if due_at is not None else None
-    stamp = timestamp()
-    with store().transaction() as state:
-        note = operations.add_note(state, title=title, body=text or "", tags=tags, due_at=due, now=stamp)
+    moment = Moment()
+    with store().transaction() as state:  # the clock is read under the lock (clock.Moment)
+        note = operations.add_note(
+            state, title=title, body=text or "", tags=tags, due_at=due, now=moment.stamp()
+        )
         shown = operations.summarise(note)
     return item_payload(shown)
 
@@ -159,13 +160,18 @@ def update(
             "update needs at least one change.",
             "Give --title, --body, --body-file, --due-at or --clear-due-at.",
         )
-    stamp = timestamp()
+    moment = Moment()
     return change_one(
         store(),
         note_id,
         operations.find_note,
         lambda note: operations.update_note(
-            note, title=new_title, body=new_body, due_at=new_due, clear_due_at=clear_due_at, now=stamp
+            note,
+            title=new_title,
+            body=new_body,
+            due_at=new_due,
+            clear_due_at=clear_due_at,
+            now=moment.stamp(),
         ),
         shown=operations.summarise,
     )
@@ -191,12 +197,12 @@ def append(
         text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
     if not text:
         raise validation_error("The text to append is empty.", "Give at least one character to add.")
-    stamp = timestamp()
+    moment = Moment()
     return change_one(
         store(),
         note_id,
         operations.find_note,
-        partial(operations.append_text, text=text, now=stamp),
+        lambda note: operations.append_text(note, text, now=moment.stamp()),
         shown=operations.summarise,
     )
 
@@ -208,12 +214,12 @@ def tag(
     """Add tags (lowercased, trimmed; kept unique and sorted); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = normalise_tags(tags)
-    stamp = timestamp()
+    moment = Moment()
     return change_one(
         store(),
         note_id,
         operations.find_note,
-        partial(operations.add_tags, tags=clean, now=stamp),
+        lambda note: operations.add_tags(note, clean, now=moment.stamp()),
         shown=operations.summarise,
     )
 
@@ -225,12 +231,12 @@ def untag(
     """Remove tags (one the note does not carry is ignored); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     clean = normalise_tags(tags)
-    stamp = timestamp()
+    moment = Moment()
     return change_one(
         store(),
         note_id,
         operations.find_note,
-        partial(operations.remove_tags, tags=clean, now=stamp),
+        lambda note: operations.remove_tags(note, clean, now=moment.stamp()),
         shown=operations.summarise,
     )
 

@@ -34,7 +34,7 @@ from typing import Annotated
 import typer
 
 from agentic_kit import runner
-from agentic_kit.clock import now
+from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.dates import format_timestamp, to_ms
 from agentic_kit.envelope import Payload, item_payload, limited_payload
@@ -44,7 +44,7 @@ from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
 from timer.models import Status, Timer, TimerState, TimerView
-from timer.readings import view
+from timer.readings import ms, view
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
@@ -93,7 +93,7 @@ def start(
     ] = False,
 ) -> Payload:
     """Start a countdown (with --duration or --due-at) or a stopwatch (with neither)."""
-    instant = now()
+    moment = Moment()
     label = inputs.check_label(label)
     if duration is not None and due_at is not None:
         raise validation_error(
@@ -109,8 +109,11 @@ def start(
         inputs.check_not_a_duration(label)
     length = inputs.check_duration(duration) if duration is not None else None
     if due_at is not None:
-        length = inputs.duration_until(due_at, instant)
+        inputs.duration_until(due_at, now())  # refused before the lock (and its file) is taken
     with store().transaction() as state:
+        instant = moment.instant()  # read under the lock (clock.Moment)
+        if due_at is not None:  # measured from the moment it starts: it ends at --due-at exactly
+            length = inputs.duration_until(due_at, instant)
         timer = operations.start_timer(state, label=label, duration_ms=length, now=format_timestamp(instant))
         started = view(timer, to_ms(instant))  # computed before the commit: nothing can fail after it
     return item_payload(started)
@@ -179,14 +182,14 @@ def due(
 def remove(timer_id: TimerId, confirm: Confirm = False) -> Payload:
     """Delete a timer. The --confirm flag is required because the operation is destructive."""
     timer_id = inputs.check_timer_id(timer_id)
-    now_ms = to_ms(now())
+    moment = Moment()
     return remove_one(
         store(),
         timer_id,
         confirm=confirm,
         find=operations.find_timer,
         remove=operations.remove_timer,
-        shown=lambda timer: view(timer, now_ms),
+        shown=lambda timer: view(timer, to_ms(moment.instant())),
     )
 
 
@@ -195,17 +198,23 @@ def _sorted(timers: list[Timer], key: str) -> list[Timer]:
 
 
 def _transition(timer_id: str, change: operations.Transition) -> Payload:
-    """One state change of one timer, under the lock, read back at the same instant (before the
-    commit, so that nothing can fail once the change is saved)."""
+    """One state change of one timer, under the lock, read back at the moment it recorded (before
+    the commit, so that nothing can fail once the change is saved)."""
     timer_id = inputs.check_timer_id(timer_id)
-    instant = now()
+    moment = Moment()
     return change_one(
         store(),
         timer_id,
         operations.find_timer,
-        lambda timer: change(timer, now=format_timestamp(instant)),
-        shown=lambda timer: view(timer, to_ms(instant)),
+        lambda timer: change(timer, now=moment.stamp()),
+        shown=lambda timer: _view_at(timer, moment),
     )
+
+
+def _view_at(timer: Timer, moment: Moment) -> dict[str, object]:
+    """A changed timer read back as of its change: the clock's moment, or its last change when the
+    clock read before it (operations.moment_of_change), so its figures agree with what it records."""
+    return view(timer, max(to_ms(moment.instant()), ms(timer.updated_at)))
 
 
 @app.command(mutates=True)
@@ -216,13 +225,13 @@ def extend(
     """Add time to a running or paused countdown; its due time moves later by that much."""
     timer_id = inputs.check_timer_id(timer_id)
     added = inputs.check_duration(duration, "DURATION")
-    instant = now()
+    moment = Moment()
     return change_one(
         store(),
         timer_id,
         operations.find_timer,
-        partial(operations.extend_timer, duration_ms=added, now=format_timestamp(instant)),
-        shown=lambda timer: view(timer, to_ms(instant)),
+        partial(operations.extend_timer, duration_ms=added),
+        shown=lambda timer: _view_at(timer, moment),
     )
 
 
@@ -233,13 +242,13 @@ def rename(
     """Give a timer a new label, whatever its status."""
     timer_id = inputs.check_timer_id(timer_id)
     label = inputs.check_label(label)
-    instant = now()
+    moment = Moment()
     return change_one(
         store(),
         timer_id,
         operations.find_timer,
-        partial(operations.rename_timer, label=label, now=format_timestamp(instant)),
-        shown=lambda timer: view(timer, to_ms(instant)),
+        partial(operations.rename_timer, label=label),
+        shown=lambda timer: _view_at(timer, moment),
     )
 
 

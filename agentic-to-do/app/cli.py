@@ -27,7 +27,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
-from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -35,7 +34,7 @@ import typer
 
 from agentic_kit import excerpts, runner, zones
 from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
-from agentic_kit.clock import now, timestamp
+from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
@@ -121,14 +120,14 @@ def add(
     tags = normalise_tags(tag or [])
     rule = inputs.check_repeat(repeat) if repeat is not None else None
     operations.check_repeats_from_a_due(None, rule, due)
-    stamp = timestamp()
+    moment = Moment()
     with store().transaction() as state:
         item = operations.add_item(
             state,
             title=title,
             description=description,
             due_at=due,
-            now=stamp,
+            now=moment.stamp(),  # read under the lock (clock.Moment)
             tags=tags,
             priority=priority_of(priority),
             repeat=rule,
@@ -306,9 +305,12 @@ def update(
         repeat=inputs.check_repeat(repeat) if repeat is not None else None,
         clear_repeat=clear_repeat,
     )
-    stamp = timestamp()
+    moment = Moment()
     return change_one(
-        store(), item_id, operations.find_item, partial(operations.update_item, update=change, now=stamp)
+        store(),
+        item_id,
+        operations.find_item,
+        lambda item: operations.update_item(item, change, now=moment.stamp()),
     )
 
 
@@ -316,10 +318,10 @@ def update(
 def complete(item_ids: ItemIds) -> Payload:
     """Mark items as completed; a repeating one makes its next. Completing again changes nothing."""
     ids = checked_ids(item_ids, inputs.check_item_id)
-    stamp = timestamp()
+    moment = Moment()
     with store().transaction() as state:
         items = find_all(state, ids, operations.find_item, "to-do")
-        made = operations.complete_items(state, items, now=stamp, zone=zones.zone())
+        made = operations.complete_items(state, items, now=moment.stamp(), zone=zones.zone())
     payload = answer(item_ids, items)
     if made:  # beside the completed: the one item made, or for several ids each by the id it follows
         payload["next"] = next(iter(made.values())) if len(item_ids) == 1 else made
@@ -330,14 +332,14 @@ def complete(item_ids: ItemIds) -> Payload:
 def reopen(item_ids: ItemIds) -> Payload:
     """Mark completed items as open again. Reopening an open item changes nothing."""
     ids = checked_ids(item_ids, inputs.check_item_id)
-    stamp = timestamp()
+    moment = Moment()
     return change_each(
         store(),
         item_ids,
         ids,
         operations.find_item,
         noun="to-do",
-        change=partial(operations.reopen_item, now=stamp),
+        change=lambda item: operations.reopen_item(item, now=moment.stamp()),
     )
 
 

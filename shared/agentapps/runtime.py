@@ -30,6 +30,8 @@ from .warm import WarmRuntime
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 24 * 60 * 60.0
 DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
+# The violation of a run the runtime killed for passing its output cap.
+OUTPUT_CAP_RULE = "output.size"
 # How much of an app's stdout and stderr a failure envelope carries.
 EXCERPT_CHARS = 2000
 
@@ -117,7 +119,7 @@ def finished_invocation(
     if finished.over_cap is not None:
         message = f"{finished.over_cap} passed the output cap of {max_output} bytes; the app was killed."
         return Invocation(
-            list(args), finished.exit_status, stdout, stderr, violations=[Problem("output.size", message)]
+            list(args), finished.exit_status, stdout, stderr, violations=[Problem(OUTPUT_CAP_RULE, message)]
         )
     return check_output(package, list(args), finished.exit_status, stdout, stderr)
 
@@ -130,6 +132,16 @@ def relay(invocation: Invocation) -> tuple[Any, int]:
     if invocation.violations:
         broken = f"The app broke the CLI contract: {' '.join(map(str, invocation.violations))}"
         violations = [str(problem) for problem in invocation.violations]
+        if any(problem.rule == OUTPUT_CAP_RULE for problem in invocation.violations):
+            # The runtime killed it mid-answer: a command writes its state before it prints, so
+            # whatever it did may be done, whatever the exit status of the kill.
+            raise toolkit_error(
+                CONTRACT_VIOLATION,
+                f"{broken} The command may have taken effect before it was killed.",
+                "Do not retry blindly: read the state back (a list or get) to see what happened; "
+                "raise --max-output if the answer is that large.",
+                details=_excerpts(invocation, violations=violations, mayHaveTakenEffect=True),
+            )
         if invocation.exit_status == 0:
             # The app said it succeeded: whatever it did is done, only its answer is unusable.
             raise toolkit_error(
@@ -160,8 +172,9 @@ def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tupl
         raise toolkit_error(
             TIMEOUT,
             f"{error}; it was killed.",
-            "It may have taken effect before it was killed: read the state back before retrying; "
-            "raise --timeout if the command is slow.",
+            "It may have taken effect before it was killed: read the state back (a list or get) before "
+            "retrying; raise --timeout if the command is slow.",
+            details={"mayHaveTakenEffect": True},
         ) from None
     except OSError as error:
         raise toolkit_error(CONTRACT_VIOLATION, f"entry.command cannot start: {error}.") from None

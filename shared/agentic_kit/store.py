@@ -5,7 +5,8 @@
   can never both read the old state and one of them lose its change.
 - The new state goes to a temp file in the same folder, is fsynced, then `os.replace`d over the
   old one and the folder is fsynced: a reader or a crash sees the old file or the new, never a mix.
-  The file keeps its mode; a symlinked state file is written through to its target.
+  The file keeps its mode; a symlinked state file is written through to its target, which must
+  exist: a dangling symlink on the path is STATE_IO_ERROR, and nothing is created.
 - A file an older version of the app wrote (a lower `schemaVersion`) loads as it is checked, then
   is upgraded in memory (`VersionedState.upgrade`); the first command that changes something
   saves the new version (one that changes nothing leaves the file as it is), and a file of a
@@ -174,6 +175,20 @@ def check_settings() -> None:
     zones.check_zone()
 
 
+def _refuse_dangling_links(path: Path) -> None:
+    """STATE_IO_ERROR when the path, or a folder on it, is a symlink whose target is missing."""
+    absolute = Path(os.path.abspath(path))
+    for step in (absolute, *absolute.parents):
+        if os.path.islink(step) and not os.path.exists(step):
+            raise AppError(
+                ErrorCode.STATE_IO_ERROR,
+                f"Cannot use state file {path}: {step} is a symlink to {os.readlink(step)}, "
+                "which does not exist; nothing was changed.",
+                "Point the symlink at an existing file (or folder), or remove it to let the app "
+                "create the state there.",
+            )
+
+
 def _io_error(action: str, path: Path, error: OSError) -> AppError:
     reason = error.strerror or type(error).__name__
     return AppError(
@@ -195,7 +210,12 @@ class StateStore(Generic[StateT]):
 
     @property
     def target(self) -> Path:
-        """The real file behind the path, so a symlink stays a link and its target is written."""
+        """The real file behind the path, so a symlink stays a link and its target is written.
+
+        A dangling symlink on the way (the file, or a folder above it) is STATE_IO_ERROR: writing
+        through it would create its target, and any folders on the way, wherever it points (in
+        a shared AGENTIC_STATE_DIR, at a path another user chose)."""
+        _refuse_dangling_links(self.path)
         return Path(os.path.realpath(self.path))
 
     def load(self) -> StateT:

@@ -153,13 +153,36 @@ def test_a_symlinked_state_file_is_written_through_and_stays_a_link(
 ) -> None:
     target = tmp_path / "elsewhere" / "real.json"
     target.parent.mkdir()
+    assert app.run(*facts.write, env={facts.state_file_env: str(target)}).ok
     link = tmp_path / "link.json"
     link.symlink_to(target)
     env = {facts.state_file_env: str(link)}
     assert app.run(*facts.write, env=env).ok
-    assert app.run(*facts.write, env=env).ok
     assert link.is_symlink()
     assert titles(target) == ["x", "x"]
+
+
+@pytest.mark.parametrize("command", ["read", "write"])
+@pytest.mark.parametrize("where", ["file", "folder", "AGENTIC_STATE_DIR"])
+def test_a_dangling_symlink_on_the_state_path_is_refused_and_creates_nothing(
+    app: AppRunner, facts: AppFacts, tmp_path: Path, command: str, where: str
+) -> None:
+    """Reproduced: a write through a dangling link made its target and every folder on the way,
+    wherever it pointed (another user's choice, in a shared state folder)."""
+    aimed = tmp_path / "chosen" / "by" / "someone"
+    link = tmp_path / "link"
+    link.symlink_to(aimed)
+    if where == "file":
+        env = {facts.state_file_env: str(link)}
+    elif where == "folder":
+        env = {facts.state_file_env: str(link / "state.json")}
+    else:
+        env = {"AGENTIC_STATE_DIR": str(link)}
+    result = app.run(*(facts.read if command == "read" else facts.write), env=env)
+    assert (result.error_code, result.exit_status) == ("STATE_IO_ERROR", 9)
+    assert f"{link} is a symlink to {aimed}, which does not exist" in result.envelope["error"]["message"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["link"]
+    assert link.is_symlink()
 
 
 @pytest.mark.parametrize("command", ["read", "write"])

@@ -28,3 +28,24 @@ def now() -> datetime:
 
 def timestamp() -> str:
     return format_timestamp(now())
+
+
+class Moment:
+    """The instant one command acts at, read from the clock once, when first asked for.
+
+    A command that writes asks for it under the store's lock, so writers queued behind the lock
+    each read the clock after the one before them has saved: their moments keep the order of
+    their writes. Made before the lock, it checks AGENTIC_NOW then, so a bad setting is refused
+    before anything is created."""
+
+    def __init__(self) -> None:
+        now()  # a bad AGENTIC_NOW is refused here, before the lock (and its file) is taken
+        self._instant: datetime | None = None
+
+    def instant(self) -> datetime:
+        if self._instant is None:
+            self._instant = now()
+        return self._instant
+
+    def stamp(self) -> str:
+        return format_timestamp(self.instant())

@@ -6,8 +6,9 @@
 
 Pausing a paused timer, resuming a running one, and pausing or resuming a stopped one are
 CONFLICTs. Stopping a stopped timer succeeds and changes nothing. A timer's moments only move
-forward: a change at a clock before its last change (updatedAt) is a CONFLICT too, so no paused
-span is negative and every figure computed from the timer stays inside the calendar.
+forward: a change at a clock before its last change (updatedAt) is made at that last change
+(changes.moment_of_change), so no paused span is negative, every figure computed from the timer
+stays inside the calendar, and a clock that stepped back locks no one out.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from agentic_kit.changes import moment_of_change
 from agentic_kit.dates import from_ms
 from agentic_kit.durations import format_duration
 from agentic_kit.errors import AppError, ErrorCode, validation_error
@@ -73,7 +75,7 @@ def due_moment(timer: Timer) -> datetime | None:
 def pause_timer(timer: Timer, *, now: str) -> None:
     if timer.status != "running":
         raise _conflict(timer, "pause", "resume it" if timer.status == "paused" else None)
-    _check_clock(timer, "pause", now)
+    now = moment_of_change(timer, now)
     timer.status = "paused"
     timer.paused_at = now
     timer.updated_at = now
@@ -82,7 +84,7 @@ def pause_timer(timer: Timer, *, now: str) -> None:
 def resume_timer(timer: Timer, *, now: str) -> None:
     if timer.status != "paused" or timer.paused_at is None:
         raise _conflict(timer, "resume", "pause it first" if timer.status == "running" else None)
-    _check_clock(timer, "resume", now)
+    now = moment_of_change(timer, now)
     timer.paused_ms += ms(now) - ms(timer.paused_at)  # the due time moves by the paused span
     timer.status = "running"
     timer.paused_at = None
@@ -93,7 +95,7 @@ def stop_timer(timer: Timer, *, now: str) -> None:
     """Final. Stopping a stopped timer changes nothing, so a retried stop is harmless."""
     if timer.status == "stopped":
         return
-    _check_clock(timer, "stop", now)
+    now = moment_of_change(timer, now)
     if timer.paused_at is not None:
         timer.paused_ms += ms(now) - ms(timer.paused_at)  # a pause ends where the timer stops
         timer.paused_at = None
@@ -107,26 +109,15 @@ def remove_timer(state: TimerState, timer: Timer) -> None:
     state.timers = [kept for kept in state.timers if kept is not timer]
 
 
-def _check_clock(timer: Timer, action: str, now: str) -> None:
-    # Both are timestamps of the stored form, which compare as text in the order of their instants.
-    if now < timer.updated_at:
-        raise AppError(
-            ErrorCode.CONFLICT,
-            f"Cannot {action} timer {timer.id}: the clock reads {now}, before its last change at "
-            f"{timer.updated_at}.",
-            "A timer's moments only move forward: check the clock (AGENTIC_NOW).",
-        )
-
-
 def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
     hint = f"It is {timer.status}; {fix}." if fix else "A stopped timer is final; start a new one."
     return AppError(ErrorCode.CONFLICT, f"Cannot {action} timer {timer.id}: it is {timer.status}.", hint)
 
 
-def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
+def extend_timer(timer: Timer, *, duration_ms: int) -> None:
     """Add time to a running or paused countdown: its due time moves later by that much. Its
     updatedAt stays: it is when the timer last changed state (start, pause, resume, stop), and a
-    paused or stopped timer's updatedAt is its pausedAt or stoppedAt. The clock-order rule holds."""
+    paused or stopped timer's updatedAt is its pausedAt or stoppedAt."""
     if timer.kind != "countdown" or timer.duration_ms is None:
         raise AppError(
             ErrorCode.CONFLICT,
@@ -135,7 +126,6 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
         )
     if timer.status == "stopped":
         raise _conflict(timer, "extend", None)
-    _check_clock(timer, "extend", now)
     total = timer.duration_ms + duration_ms
     if total > MAX_DURATION_MS:
         room = MAX_DURATION_MS - timer.duration_ms
@@ -156,8 +146,6 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
     timer.duration_ms = total
 
 
-def rename_timer(timer: Timer, *, label: str, now: str) -> None:
-    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was, and as
-    every change it is refused at a clock before the timer's last change."""
-    _check_clock(timer, "rename", now)
+def rename_timer(timer: Timer, *, label: str) -> None:
+    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was."""
     timer.label = label

@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 
-from agentic_kit.changes import apply_changes
+from agentic_kit.changes import apply_changes, moment_of_change
 from agentic_kit.dates import deadline, due_start, format_timestamp
-from agentic_kit.errors import AppError, ErrorCode, validation_error
+from agentic_kit.errors import validation_error
 from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search
 from agentic_kit.tags import merged_tags
@@ -167,14 +167,6 @@ def update_item(item: TodoItem, update: Update, *, now: str) -> None:
     if update.due_at is not None or update.clear_due_at:
         due_at = update.due_at
     check_repeats_from_a_due(item, repeat, due_at)
-    if item.completed_at is not None and now < item.completed_at and _changes_any(item, changes):
-        # Completing was a change: the next one cannot come before it (completedAt <= updatedAt).
-        raise AppError(
-            ErrorCode.CONFLICT,
-            f"Cannot change {item.id}: the clock reads {now}, "
-            f"before it was completed at {item.completed_at}.",
-            "Check the clock (AGENTIC_NOW), or reopen the item first.",
-        )
     apply_changes(item, changes, now)
 
 
@@ -198,15 +190,12 @@ def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: 
     )
 
 
-def _changes_any(item: TodoItem, changes: dict[str, object]) -> bool:
-    """Whether apply_changes would change a field (an update that changes nothing is no change)."""
-    return any(getattr(item, field) != value for field, value in changes.items())
-
-
 def complete_item(item: TodoItem, *, now: str) -> None:
-    """Completing a completed item changes nothing, so a retried call is harmless."""
+    """Completing a completed item changes nothing, so a retried call is harmless. A clock before
+    the item's last change completes it at that change (completedAt <= updatedAt holds)."""
     if item.status != "completed":
-        apply_changes(item, {"status": "completed", "completed_at": now}, now)
+        moment = moment_of_change(item, now)
+        apply_changes(item, {"status": "completed", "completed_at": moment}, moment)
 
 
 def complete_items(
@@ -221,7 +210,9 @@ def complete_items(
         was_open = item.status == "open"
         complete_item(item, now=now)
         if was_open and item.repeat is not None:
-            made[item.id] = _next_of(state, item, now=now, zone=zone)
+            # The next is made when its item was completed: at completedAt, as recorded.
+            assert item.completed_at is not None
+            made[item.id] = _next_of(state, item, now=item.completed_at, zone=zone)
     return made
 
 

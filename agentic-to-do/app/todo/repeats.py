@@ -4,7 +4,9 @@ A date-only due steps by the calendar. An instant due steps its local date in th
 keeps its local wall-clock time, so 09:00 in New York stays 09:00 across a change of daylight
 saving time. A month or year that has no such day clamps to its last day (Jan 31 monthly is
 Feb 28 or 29; Feb 29 yearly is Feb 28). A local time that the zone skips that day (a spring
-gap) comes out moved forward by the gap; one that happens twice (the autumn fold) is its first.
+gap) comes out moved forward by the gap, and later steps keep the moved time: the item holds only
+its due, and 03:30 on the day of the gap is the same instant as the skipped 02:30, so nothing
+tells a moved 02:30 from a chosen 03:30. One that happens twice (the autumn fold) is its first.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ folder that holds the collection's folder.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterable
@@ -109,15 +110,25 @@ def schema_validator(path: Path, definition: str | None = None) -> Any:
     return Draft202012Validator(schema)
 
 
+# At most this many schema errors are read from one document, and this many problems reported:
+# an answer of millions of entries costs the harness linear time and a bounded list, never more.
+MAX_SCHEMA_ERRORS = 1000
+MAX_PROBLEMS = 20
+
+
 def schema_problems(validator: Any, data: object) -> list[str]:
     """Where `data` breaks the schema, one line each (empty when it fits): the JSON path, then the
-    rule in words with JSON values (`null`, never Python's `None`)."""
-    problems: list[str] = []
-    for error in sorted(validator.iter_errors(data), key=lambda error: list(error.absolute_path)):
+    rule in words with JSON values (`null`, never Python's `None`). At most MAX_PROBLEMS lines, the
+    last saying that more were left out."""
+    errors = list(itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS + 1))
+    more = len(errors) > MAX_SCHEMA_ERRORS
+    found: dict[str, None] = {}  # a dict keeps the order and finds a repeat in constant time
+    for error in sorted(errors[:MAX_SCHEMA_ERRORS], key=lambda error: list(error.absolute_path)):
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        problem = f"{where}: {_in_words(error)}"
-        if problem not in problems:  # `required` reports each missing key once per key it misses
-            problems.append(problem)
+        found.setdefault(f"{where}: {_in_words(error)}")  # `required` repeats a problem per key
+    problems = list(found)
+    if more or len(problems) > MAX_PROBLEMS:
+        problems = [*problems[: MAX_PROBLEMS - 1], "(more problems left out)"]
     return problems
 
 

@@ -12,6 +12,7 @@ the trusted packages' folders, and nothing else.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shutil
 import stat
@@ -31,6 +32,10 @@ STATE_ENV = "AGENTIC_STATE_DIR"
 # Written by Python when a fixture's app imports its own modules: not a change the case made.
 SNAPSHOT_SKIPS = {"__pycache__"}
 SNAPSHOT_READ_CAP = 64 * 1024 * 1024  # bytes of a file a snapshot reads; past it, size and time
+# Bytes one snapshot hashes in all; past them, files are compared by size and time too, so a case
+# that writes many large files costs a bounded read, and memory holds only a hash per file.
+SNAPSHOT_TOTAL_CAP = 256 * 1024 * 1024
+_CHUNK = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class Workspace:
     def snapshot(self) -> dict[str, object]:
         """Every entry under the folder and what it holds (a FIFO is never opened)."""
         found: dict[str, object] = {}
+        budget = SNAPSHOT_TOTAL_CAP
         for folder, subfolders, files in os.walk(self.root):
             subfolders[:] = [name for name in subfolders if name not in SNAPSHOT_SKIPS]
             for name in [*files, *subfolders]:
@@ -67,11 +73,14 @@ class Workspace:
                 key = str(path.relative_to(self.root))
                 if stat.S_ISLNK(mode):
                     found[key] = ("link", os.readlink(path))
-                elif stat.S_ISREG(mode) and path.lstat().st_size > SNAPSHOT_READ_CAP:
-                    # A sparse file the case made: never read whole; its size and time say a change.
+                elif stat.S_ISREG(mode) and path.lstat().st_size > min(SNAPSHOT_READ_CAP, budget):
+                    # A sparse file the case made, or past the total: never read; its size and time
+                    # say a change.
                     found[key] = ("large", path.lstat().st_size, path.lstat().st_mtime_ns)
                 elif stat.S_ISREG(mode):
-                    found[key] = path.read_bytes()
+                    size, digest = _hashed(path)
+                    budget -= size
+                    found[key] = ("file", size, digest)
                 else:
                     found[key] = stat.S_IFMT(mode)
         return found
@@ -85,6 +94,17 @@ class Workspace:
         if isinstance(value, dict):
             return {self.tokenised(key): self.tokenised(item) for key, item in value.items()}
         return value
+
+
+def _hashed(path: Path) -> tuple[int, str]:
+    """A file's size and SHA-256, read in chunks (never held whole), up to SNAPSHOT_READ_CAP."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as stream:  # never through a link
+        while size <= SNAPSHOT_READ_CAP and (chunk := stream.read(_CHUNK)):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 @contextlib.contextmanager
