@@ -54,7 +54,7 @@ app = runner.new_app(
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
     item_models=(NoteSummary,),  # what every write prints: the note as list shows it, no body
-    summary={"id": "{}", "title": "{}", "dueAt": "due {}"},
+    summary={"id": "{}", "title": "{}", "dueAt": "due {}", "tags": "#{}"},  # list --tag filters by tags
 )
 
 NoteId = Annotated[str, typer.Argument(metavar="ID", help="An id such as nt_0001.")]

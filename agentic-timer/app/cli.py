@@ -40,6 +40,7 @@ from agentic_kit.dates import format_timestamp, to_ms
 from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
 from agentic_kit.inputs import check_bound
+from agentic_kit.search import check_query
 from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
@@ -133,6 +134,20 @@ def list_timers(
     return limited_payload(
         [view(timer, now_ms) for timer in _sorted(selected, sort or SortKey.created)], limit
     )
+
+
+@app.command()
+def search(
+    query: Annotated[list[str], typer.Argument(metavar="WORDS...", help="Words the label must all hold.")],
+    status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = StatusFilter.all,
+    limit: Annotated[int | None, limit_option("timers")] = None,
+) -> Payload:
+    """Find timers whose label holds every word (folding case and accents, as every app's
+    search does), newest first."""
+    terms = check_query(query)
+    now_ms = to_ms(now())
+    found = operations.search_timers(store().load(), terms, STATUSES_SHOWN[status])
+    return limited_payload([view(timer, now_ms) for timer in found], limit)
 
 
 @app.command()

@@ -57,7 +57,15 @@ app = runner.new_app(
     entity=TodoItem,
     entity_name="todo-item",  # schemas/todo-item.schema.json
     envelopes=ENVELOPES,  # complete's `next`, export, import
-    summary={"id": "{}", "status": "[{}]", "title": "{}", "dueAt": "due {}"},
+    # What list's sorts and filters read is on the line, so a sorted list reads as sorted.
+    summary={
+        "id": "{}",
+        "status": "[{}]",
+        "priority": "!{}",
+        "title": "{}",
+        "dueAt": "due {}",
+        "tags": "#{}",
+    },
 )
 
 ItemId = Annotated[str, typer.Argument(metavar="ID", help="An id such as td_0001.")]

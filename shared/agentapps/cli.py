@@ -64,6 +64,7 @@ class _ToolkitContext(typer.Context):
 
 class _ToolkitGroup(runner.AgenticGroup):
     context_class = _ToolkitContext
+    version_help = "Print the toolkit's version (agentapps, as installed) and exit."
 
 
 app = ToolkitApp(

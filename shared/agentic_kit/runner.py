@@ -87,19 +87,18 @@ def _human_option() -> Any:
 
 
 @functools.cache
-def _version_option() -> Any:
+def _version_option(help_text: str) -> Any:
     """The app's --version flag, built as --human is; the runner answers it before any command."""
     flag_app = typer.Typer(add_completion=False)
 
     @flag_app.command()
     def flag(
-        version: Annotated[
-            bool, typer.Option(VERSION_FLAG, help="Print the package's version (APP.md's) and exit.")
-        ] = False,
+        version: Annotated[bool, typer.Option(VERSION_FLAG)] = False,
     ) -> None: ...
 
-    option = next(param for param in typer.main.get_command(flag_app).params if param.name == _VERSION)
+    option: Any = next(param for param in typer.main.get_command(flag_app).params if param.name == _VERSION)
     option.expose_value = False
+    option.help = help_text  # set here: the annotation above is read as a string, in this module's globals
     return option
 
 
@@ -173,9 +172,12 @@ class AgenticCommand(_TakesHumanFlag, TyperCommand):
 
 
 class AgenticGroup(_TakesHumanFlag, TyperGroup):
+    # What --help says of --version; a program that is no package (the toolkit) says its own.
+    version_help = "Print the package's version (APP.md's) and exit."
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.params.append(_version_option())
+        self.params.append(_version_option(self.version_help))
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         # A word that is no command: name the commands and the nearest (a word starting with -

@@ -258,3 +258,17 @@ def test_a_duration_is_cut_to_its_two_largest_units(milliseconds: int, shown: st
 @pytest.mark.parametrize(("count", "shown"), [(0, "0 errors"), (1, "1 error"), (2, "2 errors")])
 def test_a_count_agrees_with_its_noun(count: int, shown: str) -> None:
     assert human.plural(count, "error") == shown
+
+
+def test_a_human_list_shows_the_priority_and_tags_its_sort_and_filters_read(
+    todo: AppRunner, notes: AppRunner
+) -> None:
+    """Sorted by priority or filtered by tag, a list shows them, so it reads as sorted."""
+    assert todo.run("add", "Read", env=NOW).ok
+    tagged = ["--priority", "high", "--tag", "home", "--tag", "urgent"]
+    assert todo.run("add", "Call plumber", *tagged, env=NOW).ok
+    assert todo.run_human("list", "--sort", "priority", env=NOW).stdout == (
+        "td_0002  [open]  !high  Call plumber  #home #urgent\ntd_0001  [open]  Read\n(2 items)\n"
+    )
+    assert notes.run("add", "Plumber", "--tag", "home", env=NOW).ok
+    assert notes.run_human("list", "--tag", "home", env=NOW).stdout == "nt_0001  Plumber  #home\n(1 item)\n"

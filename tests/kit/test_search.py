@@ -34,22 +34,31 @@ class Entity:
     text: str = ""
 
 
-def found(entities: list[Entity], query: str, *, fold_accents: bool) -> list[str]:
-    hits = search.search(entities, query.split(), lambda entity: entity.text, fold_accents=fold_accents)
+def found(entities: list[Entity], query: str) -> list[str]:
+    hits = search.search(entities, query.split(), lambda entity: entity.text)
     return [hit.title for hit in hits]
 
 
 def test_folding_accents_matches_both_ways_and_ignores_case() -> None:
     entities = [Entity("Café au lait"), Entity("CAFE noir"), Entity("Tea", text="crème brûlée")]
-    assert found(entities, "cafe", fold_accents=True) == ["Café au lait", "CAFE noir"]
-    assert found(entities, "CAFÉ", fold_accents=True) == ["Café au lait", "CAFE noir"]
-    assert found(entities, "creme BRULEE", fold_accents=True) == ["Tea"]
+    assert found(entities, "cafe") == ["Café au lait", "CAFE noir"]
+    assert found(entities, "CAFÉ") == ["Café au lait", "CAFE noir"]
+    assert found(entities, "creme BRULEE") == ["Tea"]
 
 
-def test_without_folding_accents_only_case_is_ignored() -> None:
-    entities = [Entity("Café au lait"), Entity("CAFE noir")]
-    assert found(entities, "cafe", fold_accents=False) == ["CAFE noir"]
-    assert found(entities, "CAFÉ", fold_accents=False) == ["Café au lait"]
+def test_compatibility_forms_decomposed_accents_and_case_folding_all_match() -> None:
+    entities = [Entity("ＡＢＣ report"), Entity("Jose\u0301 Nu\u0301n\u0303ez"), Entity("Straße 5")]
+    assert found(entities, "abc") == ["ＡＢＣ report"]
+    assert found(entities, "josé núñez") == ["Jose\u0301 Nu\u0301n\u0303ez"]
+    assert found(entities, "strasse") == ["Straße 5"]
+    assert found(entities, "ﬁve") == []  # the ligature folds to "five", found nowhere
+
+
+def test_a_snippet_starts_before_a_match_found_only_once_folded() -> None:
+    body = "x" * 100 + " Meet José Núñez tomorrow " + "y" * 300
+    shown = search.snippet(body, ["nunez"])
+    assert shown.startswith("…")
+    assert "José Núñez" in shown
 
 
 def test_every_term_must_match_and_title_matches_rank_before_tag_matches_before_text() -> None:
@@ -59,7 +68,7 @@ def test_every_term_must_match_and_title_matches_rank_before_tag_matches_before_
         Entity("dentist appointment"),
         Entity("dentist", text="no"),
     ]
-    assert found(entities, "dentist appointment", fold_accents=True) == [
+    assert found(entities, "dentist appointment") == [
         "dentist appointment",
         "call",
         "plan",
@@ -70,4 +79,4 @@ def test_every_term_must_match_and_title_matches_rank_before_tag_matches_before_
 @given(st.text(max_size=40), st.text(max_size=12))
 def test_a_term_folded_is_found_in_any_text_that_holds_it(text: str, term: str) -> None:
     if term.strip() and " " not in term and term in text:
-        assert found([Entity("t", text=text)], term, fold_accents=True) == ["t"]
+        assert found([Entity("t", text=text)], term) == ["t"]

@@ -338,3 +338,21 @@ def test_the_console_script_speaks_the_envelope_and_human_text() -> None:
     assert as_text.returncode == 13
     assert as_text.stdout.startswith(f"FAIL  {FIXTURES / 'unresolved-skill'}  (1 error, 1 warning)\n  error")
     assert "skills.resolve" in as_text.stdout
+
+
+def test_the_toolkits_help_describes_its_own_version_and_an_apps_help_the_packages(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    helped = agentapps("--help")
+    assert helped.exit_status == 0
+    toolkit_version = "--version   Print the toolkit's version (agentapps, as installed) and exit."
+    assert toolkit_version in helped.envelope["help"]
+    assert "version (APP.md's)" not in helped.envelope["help"]
+    app_help = subprocess.run(
+        [sys.executable, str(SUITE / "agentic-to-do" / "app" / "cli.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    package_version = "--version   Print the package's version (APP.md's) and exit."
+    assert package_version in json.loads(app_help.stdout)["help"]

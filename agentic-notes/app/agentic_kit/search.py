@@ -1,16 +1,17 @@
 """Search: every term must match an entity's title, tags or text; title matches rank first.
 
 Rank, best first: more terms found in the title, then more terms found in the tags, then the
-order the entities come in (each app gives them newest first). Matching ignores case; with
-`fold_accents` it ignores accents too, both ways ("cafe" finds "Café", "café" finds "CAFE").
+order the entities come in (each app gives them newest first). Every app matches the same way:
+case, accents and compatibility forms are folded out of both the terms and the texts (`fold`), so
+"jose" finds "José", "café" finds "CAFE" and "abc" finds full-width "ＡＢＣ".
 `snippet` shortens a long text around a hit (excerpts.py the start of one, for a list).
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 from .errors import validation_error
@@ -40,43 +41,17 @@ def check_query(words: list[str]) -> list[str]:
     return terms
 
 
-def search(
-    entities: Iterable[EntityT],
-    terms: list[str],
-    text: Callable[[EntityT], str],
-    *,
-    fold_accents: bool = False,
-) -> list[EntityT]:
-    """The entities in which every term is found in the title, the tags or `text`, ranked."""
-    if fold_accents:
-        return _search_folded(entities, [fold(term) for term in terms], text)
-    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in terms]
-    ranked: list[tuple[tuple[int, int], EntityT]] = []
-    for entity in entities:
-        tags = " ".join(entity.tags)
-        in_title = [pattern.search(entity.title) is not None for pattern in patterns]
-        in_tags = [pattern.search(tags) is not None for pattern in patterns]
-        missing = [pattern for pattern, t, g in zip(patterns, in_title, in_tags, strict=True) if not (t or g)]
-        if missing:  # only then is the text read (a note's body may be a megabyte)
-            body = text(entity)
-            if not all(pattern.search(body) for pattern in missing):
-                continue
-        ranked.append(((-sum(in_title), -sum(in_tags)), entity))
-    ranked.sort(key=lambda pair: pair[0])  # stable: the order given within a rank
-    return [entity for _, entity in ranked]
-
-
-def _search_folded(
-    entities: Iterable[EntityT], keys: list[str], text: Callable[[EntityT], str]
-) -> list[EntityT]:
-    """search with fold_accents: each text folded once, and each folded term looked for in it
-    with `in`, which at 10,000 entities costs a fraction of a regex search."""
+def search(entities: Iterable[EntityT], terms: list[str], text: Callable[[EntityT], str]) -> list[EntityT]:
+    """The entities in which every folded term is found in the folded title, tags or `text`,
+    ranked. Each text is folded once and each term looked for in it with `in`, which at 10,000
+    entities costs a fraction of a regex search."""
+    keys = [fold(term) for term in terms]
     ranked: list[tuple[tuple[int, int], EntityT]] = []
     for entity in entities:
         title = fold(entity.title)
         tags = fold(" ".join(entity.tags)) if entity.tags else ""
         missing = [key for key in keys if key not in title and key not in tags]
-        if missing:  # only then is the text folded and read
+        if missing:  # only then is the text folded and read (a note's body may be a megabyte)
             body = fold(text(entity))
             if any(key not in body for key in missing):
                 continue
@@ -86,18 +61,37 @@ def _search_folded(
 
 
 def fold(text: str) -> str:
-    """The text with case and accents taken out: "Crème BRÛLÉE" → "creme brulee"."""
+    """The text with case, accents and compatibility forms taken out (NFKC, case folding, then
+    the combining marks of its decomposition dropped): "Crème BRÛLÉE" → "creme brulee",
+    "ＡＢＣ" → "abc"."""
     if text.isascii():
         return text.lower()  # the common case, and a search reads thousands
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    return fold(char)
+
+
+def _text_index(text: str, folded_index: int) -> int:
+    """The index in `text` of the character whose fold holds `folded_index` of `fold(text)`
+    (folding may drop or add characters: a combining accent, "ß" → "ss"); read only up to it."""
+    reached = 0
+    for index, char in enumerate(text):
+        reached += len(_fold_char(char))
+        if reached > folded_index:
+            return index
+    return len(text)
+
+
 def snippet(body: str, terms: list[str]) -> str:
-    """About SNIPPET_CHARS of the body around its first match (ignoring case); the start when
-    nothing in it matched."""
-    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in terms]
-    starts = [match.start() for pattern in patterns if (match := pattern.search(body))]
+    """About SNIPPET_CHARS of the body around its first match (folded as `search` folds); the
+    start when nothing in it matched."""
+    folded = fold(body)
+    found = [at for term in terms if (at := folded.find(fold(term))) >= 0]
+    starts = found if body.isascii() else [_text_index(body, min(found))] if found else []
     if not starts:
         return excerpt(body)
     start = max(0, min(starts) - _LEAD_CHARS)

@@ -10,7 +10,7 @@ from agentic_kit.dates import due_start
 from agentic_kit.excerpts import excerpt
 from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search, snippet
-from agentic_kit.tags import merged_tags
+from agentic_kit.tags import carries, merged_tags, tag_key
 
 from .inputs import check_appended_size
 from .models import ID_PREFIX, Note, NotesState, TagCount
@@ -44,7 +44,7 @@ def newest_first(state: NotesState, tags: list[str]) -> list[Note]:
 def tagged(state: NotesState, tags: list[str]) -> list[Note]:
     """Notes carrying every tag given, in creation order."""
     wanted = set(tags)
-    return [note for note in state.notes if wanted <= set(note.tags)]
+    return [note for note in state.notes if carries(note.tags, wanted)]
 
 
 def follow_up_comes(note: Note, instant: datetime, *, inclusive: bool) -> bool:
@@ -116,7 +116,8 @@ def add_tags(note: Note, tags: list[str], *, now: str) -> None:
 
 def remove_tags(note: Note, tags: list[str], *, now: str) -> None:
     """Tags the note does not carry are ignored, so untag is safe to repeat."""
-    apply_changes(note, {"tags": sorted(set(note.tags) - set(tags))}, now)
+    removed = set(tags)
+    apply_changes(note, {"tags": [tag for tag in note.tags if tag_key(tag) not in removed]}, now)
 
 
 def remove_note(state: NotesState, note: Note) -> None:

@@ -147,7 +147,10 @@ def _summary(item: Mapping[str, Any], fields: Mapping[str, str], durations: Mapp
     parts = []
     for field, shown in fields.items():
         value = item.get(field)
-        if value in (None, ""):
+        if value in (None, "") or value == []:
+            continue
+        if isinstance(value, list):  # tags: each shown as the app names it (`#home #urgent`)
+            parts.append(" ".join(shown.format(safe(str(each))) for each in value))
             continue
         _, value = _field(field, value, durations)
         parts.append(shown.format(safe(_local(str(value))).replace("\n", " ")))  # a summary stays on one line

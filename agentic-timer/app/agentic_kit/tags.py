@@ -1,5 +1,7 @@
-"""Tags, as every app that keeps them keeps them: lowercase, trimmed, one word each, unique and
-sorted, at most TAGS_MAX on one entity.
+"""Tags, as every app that keeps them keeps them: trimmed, in Unicode's compatibility form and
+case-folded (NFKC, casefold: "Ｗork" and "WORK" are "work", a precomposed "é" and "e" with a
+combining accent are one tag), one word each, unique and sorted, at most TAGS_MAX on one entity.
+A tag an older version stored unnormalised is kept as it was and matched by `tag_key`.
 
 `normalise_tags` checks what a command is given; `Tags` is the field's type in a model (what a
 pattern can say, checked in pydantic's one pass); `tag_problems` is what no pattern can say for
@@ -8,6 +10,7 @@ all of Unicode (lowercase, printable, sorted), for a state's `problems`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from operator import ge
 from typing import Annotated
@@ -27,12 +30,26 @@ Tags = Annotated[
 ]
 
 
+def tag_key(tag: str) -> str:
+    """The tag as it is compared and kept: NFKC, case-folded, NFKC again (case folding can leave
+    a form NFKC would compose)."""
+    if tag.isascii():
+        return tag.lower()  # the common case, and a filter reads every entity's tags
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", tag).casefold())
+
+
+def carries(entity_tags: Iterable[str], wanted: set[str]) -> bool:
+    """Whether the entity's tags hold every wanted tag (each wanted one already a `tag_key`),
+    reading a stored tag by its key so one an older version kept unnormalised still matches."""
+    return not wanted or wanted <= {tag_key(tag) for tag in entity_tags}
+
+
 def normalise_tags(tags: Iterable[str]) -> list[str]:
-    """Lowercase and trimmed, in the order given; each one a single word of 1 to TAG_MAX_CHARS
-    characters, or VALIDATION_ERROR."""
+    """Trimmed and normalised (`tag_key`), in the order given; each one a single word of 1 to
+    TAG_MAX_CHARS characters, or VALIDATION_ERROR."""
     normalised = []
     for tag in tags:
-        clean = tag.strip().lower()
+        clean = tag_key(tag.strip()).strip()
         if not clean:
             raise validation_error("A tag must not be empty.", "Give each tag as a word, such as --tag work.")
         if any(char.isspace() for char in clean) or not clean.isprintable():
@@ -50,9 +67,12 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
 
 
 def merged_tags(current: Iterable[str], added: Iterable[str], what: str) -> list[str]:
-    """The tags of both, unique and sorted; more than TAGS_MAX is VALIDATION_ERROR (`what`: "A
-    note", "An item")."""
-    tags = sorted(set(current) | set(added))
+    """The tags of both, unique by `tag_key` and sorted (a stored tag an older version kept
+    unnormalised gives way to its normalised form when it is given again); more than TAGS_MAX is
+    VALIDATION_ERROR (`what`: "A note", "An item")."""
+    by_key = {tag_key(tag): tag for tag in current}
+    by_key.update((tag_key(tag), tag) for tag in added)
+    tags = sorted(by_key.values())
     if len(tags) > TAGS_MAX:
         raise validation_error(
             f"{what} carries at most {TAGS_MAX} tags; this would make {len(tags)}.",

@@ -13,6 +13,7 @@ stays inside the calendar, and a clock that stepped back locks no one out.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -21,6 +22,7 @@ from agentic_kit.dates import from_ms
 from agentic_kit.durations import format_duration
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.ids import find_by_id, format_id
+from agentic_kit.search import search
 
 from .models import ID_PREFIX, MAX_DURATION_MS, Status, Timer, TimerState
 from .readings import due_ms, is_due, ms
@@ -52,6 +54,25 @@ def find_timer(state: TimerState, timer_id: str) -> Timer:
 def select_timers(state: TimerState, statuses: set[Status]) -> list[Timer]:
     """Timers in creation order with one of the statuses."""
     return [timer for timer in state.timers if timer.status in statuses]
+
+
+@dataclass(frozen=True)
+class _Labelled:
+    """A timer as the kit's search reads an entity: its label is its title; it has no tags."""
+
+    timer: Timer
+    tags: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return self.timer.label
+
+
+def search_timers(state: TimerState, terms: list[str], statuses: set[Status]) -> list[Timer]:
+    """Timers whose label holds every term, folded as every app's search folds (case, accents,
+    compatibility forms), newest first."""
+    newest_first = [_Labelled(timer) for timer in reversed(select_timers(state, statuses))]
+    return [hit.timer for hit in search(newest_first, terms, lambda _: "")]
 
 
 def due_timers(state: TimerState, now_ms: int, *, inclusive: bool = True) -> list[Timer]:

@@ -12,7 +12,7 @@ from agentic_kit.dates import deadline, due_start, format_timestamp
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import find_by_id, format_id
 from agentic_kit.search import search
-from agentic_kit.tags import merged_tags
+from agentic_kit.tags import carries, merged_tags, tag_key
 
 from .models import ID_PREFIX, Priority, Status, TodoItem, TodoState
 from .repeats import next_due
@@ -72,7 +72,7 @@ def select_items(
             continue
         if priority is not None and item.priority != priority:
             continue
-        if wanted and not wanted.issubset(item.tags):
+        if not carries(item.tags, wanted):
             continue
         if due_before is not None or overdue_at is not None or due_after is not None:
             if item.due_at is None:
@@ -94,7 +94,7 @@ def search_items(
     """Items whose title, description or tags hold every term (ignoring case and accents),
     ranked as notes ranks: more terms in the title first, then more in the tags, then newest."""
     newest_first = reversed(select_items(state, status=status, due_before=None, overdue_at=None, tags=tags))
-    return search(newest_first, terms, lambda item: item.description, fold_accents=True)
+    return search(newest_first, terms, lambda item: item.description)
 
 
 def due_items(state: TodoState, instant: datetime, *, inclusive: bool) -> list[TodoItem]:
@@ -157,7 +157,7 @@ def update_item(item: TodoItem, update: Update, *, now: str) -> None:
     if update.due_at is not None or update.clear_due_at:
         changes["due_at"] = update.due_at
     if update.tag or update.untag:
-        kept = [tag for tag in item.tags if tag not in update.untag]
+        kept = [tag for tag in item.tags if tag_key(tag) not in update.untag]
         changes["tags"] = merged_tags(kept, update.tag, "An item")
     if update.priority is not None or update.clear_priority:
         changes["priority"] = update.priority
