@@ -120,7 +120,7 @@ def package_schemas(package: Path) -> dict[str, dict[str, object]]:
 
 def package_app(package: Path) -> AgenticApp:
     """The package's app: `app` in its entry script, an AgenticApp. It is all the toolkit reads of
-    a package's code (README: Writing a package)."""
+    a package's code (docs/authoring.md)."""
     app = getattr(load_entry_module(Package(package)), "app", None)
     if not isinstance(app, AgenticApp):
         raise ValueError("its entry script has no `app` made by the kit's runner.new_app")
