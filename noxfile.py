@@ -142,8 +142,8 @@ def check(session: nox.Session) -> None:
 @nox.session
 def docs(session: nox.Session) -> None:
     """The docs/ pages built as a site with mkdocs (mkdocs.yml), strict: a broken link or anchor,
-    or a page left out of the navigation, fails. The site lands in .site/ (git-ignored). Not --quiet: it hides the warnings strict
-    mode counts, and the build would pass."""
+    or a page left out of the navigation, fails. The site lands in .site/ (git-ignored). Never
+    --quiet: it hides the warnings strict mode counts, and the build would pass."""
     session.install(".[docs]")
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
 

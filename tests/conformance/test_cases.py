@@ -36,9 +36,8 @@ from .conftest import CASES, COLLECTION, SUITE
 
 # A suite case cites "README, <section>": the suite's documentation, the README and the docs/ pages
 # it links to, where each section now stands.
-README = "\n".join(
-    path.read_text(encoding="utf-8") for path in [SUITE / "README.md", *sorted((SUITE / "docs").rglob("*.md"))]
-)
+DOCUMENTS = [SUITE / "README.md", *sorted((SUITE / "docs").rglob("*.md"))]
+README = "\n".join(path.read_text(encoding="utf-8") for path in DOCUMENTS)
 
 
 def test_every_case_file_is_a_case() -> None:
