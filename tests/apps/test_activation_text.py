@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,16 @@ def described(app: AppRunner) -> list[dict[str, Any]]:
 def test_app_md_names_exactly_what_describe_knows(app: AppRunner) -> None:
     named = named_in(read_body(app.package.root / "APP.md"))
     assert named == described_names(described(app))
+
+
+RUNNER_OPTIONS = {"--human", "--help", "--version"}  # the runner's, on every command: not described
+
+
+def test_every_option_app_md_names_anywhere_is_one_describe_knows(app: AppRunner) -> None:
+    """Not only the headings: an option named in prose that no command takes would mislead too."""
+    known = {option["name"] for command in described(app) for option in command["options"]}
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", read_body(app.package.root / "APP.md")))
+    assert named - known - RUNNER_OPTIONS == set()
 
 
 def test_the_commands_section_is_the_generated_one(app: AppRunner) -> None:
