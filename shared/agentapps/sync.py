@@ -157,11 +157,11 @@ def expected_app_md(package: Path) -> bytes | None:
     sync's."""
     from agentic_kit.describe import describe_app
 
-    from .commands_doc import with_commands
+    from .commands_doc import BEGIN, with_commands
 
     text = _read(package / APP_MD)
-    if text is None:
-        return None
+    if text is None or BEGIN.encode() not in text:
+        return None  # nothing of APP.md is sync's: its app need not even load for it
     app = package_app(package)
     described = describe_app(get_command(app), app.traits)["commands"]
     order = Package(package).manifest.commands

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from agentapps.commands_doc import BEGIN, END, described_names, named_in, signature, with_commands
 from agentapps.harness import AppRunner
 from agentapps.manifest import read_body
-from agentapps.sync import stale_files
+from agentapps.sync import stale_files, sync
 
 SUITE = Path(__file__).resolve().parents[2]
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
@@ -114,3 +115,21 @@ def test_the_generated_block_replaces_only_what_stands_between_the_markers() -> 
     assert with_commands(text, [command], ["get"]) == (
         f"# A\n\n## Commands\n\n{BEGIN}\n\n### `get <id>`\nFetch one.\n\n{END}\n\nafter\n"
     )
+
+
+def test_sync_rewrites_a_commands_section_edited_by_hand_and_nothing_else(tmp_path: Path) -> None:
+    package = tmp_path / "agentic-timer"
+    shutil.copytree(SUITE / "agentic-timer", package, ignore=shutil.ignore_patterns("state", "__pycache__"))
+    app_md = package / "APP.md"
+    original = app_md.read_text(encoding="utf-8")
+    edited = original.replace("### `pause <id>`", "### `pause <id> [--force]`").replace(
+        "## Purpose", "## Purpose\n\nA line of the author's own."
+    )
+    app_md.write_text(edited, encoding="utf-8")
+    assert Path("APP.md") in stale_files(package)
+    done = sync(package)
+    assert list(done.write) == [Path("APP.md")]
+    assert app_md.read_text(encoding="utf-8") == original.replace(
+        "## Purpose", "## Purpose\n\nA line of the author's own."
+    )
+    assert stale_files(package) == []
