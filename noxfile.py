@@ -121,7 +121,7 @@ OTHER_PYTHONS = [version for version in PYTHONS if version != RUNNING]
 CONTRACT_SESSIONS = [f"contract-{version}" for version in OTHER_PYTHONS]
 for _version in OTHER_PYTHONS:
     _contract_session(_version)
-nox.options.sessions = ["tests", *CONTRACT_SESSIONS, "lint", "typecheck", "check"]
+nox.options.sessions = ["tests", *CONTRACT_SESSIONS, "lint", "typecheck", "check", "docs"]
 
 
 @nox.session
@@ -175,6 +175,16 @@ def check(session: nox.Session) -> None:
     """`agentapps check` on every package: no errors and no warnings allowed."""
     session.install("-e", ".")
     session.run("agentapps", "check", *PACKAGES, "--human")
+
+
+@nox.session
+@timed
+def docs(session: nox.Session) -> None:
+    """The docs/ pages built as a site with mkdocs (mkdocs.yml), strict: a broken link or anchor,
+    or a page left out of the navigation, fails. The site lands in .site/ (git-ignored). Never
+    --quiet: it hides the warnings strict mode counts, and the build would pass."""
+    session.install(".[docs]")
+    session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session

@@ -1,7 +1,7 @@
 """The benchmark: every app's read and write commands against the stack's floor T, at 0, 1,000
 and 10,000 entities (and the to-do list's list and add at 100), the same commands as MCP tool
 calls through the SDK's own client (warm and --cold), side by side with Taskwarrior and
-Timewarrior where they are installed; then each target of the README against this run's figures.
+Timewarrior where they are installed; then each target of docs/performance.md against this run's figures.
 
     python bench/run.py [--runs N] [--out bench/results.md]      (or: nox -s bench)
 
@@ -425,7 +425,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-# The targets the README names, each judged on this run's rows: (what, rows it reads, bound).
+# The targets docs/performance.md names, each judged on this run's rows: (what, rows it reads, bound).
 Key = tuple[str, int, str]  # (app, items, command)
 WARM_READS = [("mcp warm", n, c) for n in MCP_SIZES for c in ("list", "get")]
 WARM_WRITES = [("mcp warm", n, "add") for n in MCP_SIZES]

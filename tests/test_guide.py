@@ -1,4 +1,4 @@
-"""The README's package-author guide, run as written: every `sh` line, in order and in one shell
+"""The package-author guide (docs/authoring.md), run as written: every `sh` line, in order and in one shell
 (as a newcomer pastes them), from one empty folder, with the step-4 edit made from the guide's own
 Python snippet and step 5's scenario saved as the guide says. It cannot drift."""
 
@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def guide() -> str:
-    readme = (ROOT / "README.md").read_text()
-    return readme.split("## Writing a package", 1)[1].split("\n## ", 1)[0]
+    return (ROOT / "docs" / "authoring.md").read_text()
 
 
 def blocks(language: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""The README's quick start stays true: two one-line commands, and CI runs the second verbatim."""
+"""The README's quick start stays true: two one-line commands, and CI runs the second verbatim;
+the pages of docs/ the README links to show what the suite does."""
 
 from __future__ import annotations
 
@@ -36,8 +37,8 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert ci_lines[-1] == quick_start_commands()[1]
 
 
-def readme_section(heading: str) -> str:
-    return (ROOT / "README.md").read_text().split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
+def docs_page(name: str) -> str:
+    return (ROOT / "docs" / name).read_text()
 
 
 def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) -> None:
@@ -45,7 +46,7 @@ def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) ->
     from agentapps.replay import replay
     from agentapps.scenarios import load_scenario
 
-    (shown,) = re.findall(r"```json\n(.*?)```", readme_section("Scenarios"), flags=re.DOTALL)
+    (shown,) = re.findall(r"```json\n(.*?)```", docs_page("scenarios.md"), flags=re.DOTALL)
     path = tmp_path / "agentic-to-do" / "shown.json"
     path.parent.mkdir()
     path.write_text(shown)
@@ -54,7 +55,7 @@ def test_the_scenario_shown_in_the_readme_is_valid_and_passes(tmp_path: Path) ->
 
 
 def test_the_replay_failure_shown_in_the_readme_is_what_a_runtime_dropping_stdin_gets() -> None:
-    (shown,) = re.findall(r"```\n(FAIL .*?)```", readme_section("Scenarios"), flags=re.DOTALL)
+    (shown,) = re.findall(r"```\n(FAIL .*?)```", docs_page("scenarios.md"), flags=re.DOTALL)
     path = "agentic-notes/scenarios/add-reads-the-body-from-stdin-byte-for-byte.json"
     interpreter_dir = os.path.dirname(sys.executable)
     completed = subprocess.run(
@@ -119,7 +120,7 @@ def test_the_demo_starts_fresh_every_time_it_runs(tmp_path: Path) -> None:
 
 
 def test_the_line_that_puts_agentapps_on_path_installs_the_command_and_the_test_extra() -> None:
-    section = readme_section("The toolkit: `agentapps`")
+    section = docs_page("toolkit.md")
     [line] = [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, flags=re.DOTALL)]
     assert "\n" not in line
     assert line.startswith("python3 -m venv .venv && . .venv/bin/activate && ")

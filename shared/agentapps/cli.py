@@ -10,7 +10,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   check PKG... [OPTIONS]            conformance findings for each package
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
-  sync PKG... [--approve]           refresh a package's vendored kit and schemas/
+  sync PKG... [--approve]           refresh a package's vendored kit, schemas/, APP.md's Commands
   replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
                                     replay scenarios (replay.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
@@ -296,9 +296,10 @@ def sync_packages(
     packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to refresh.")],
     approve: Approve = False,
 ) -> Payload:
-    """Refresh each package's vendored kit (app/agentic_kit/) and schemas/; say what it wrote, what
-    it removed (only files it wrote itself, unchanged since) and what it kept. It loads each app's
-    code to build the schemas, so the trust rule applies."""
+    """Refresh each package's vendored kit (app/agentic_kit/), schemas/ and, where APP.md marks it,
+    its Commands section; say what it wrote, what it removed (only files it wrote itself, unchanged
+    since) and what it kept. It loads each app's code to build the schemas, so the trust rule
+    applies."""
     from .sync import SyncRefused, sync
 
     loaded = [load_package(package) for package in packages]

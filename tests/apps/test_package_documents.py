@@ -139,7 +139,7 @@ def test_the_entry_script_names_its_dependencies_inline(app: AppRunner) -> None:
     assert metadata["requires-python"] == ">=3.11"
 
 
-@pytest.mark.parametrize("folder", ["app/agentic_kit", "schemas"])
+@pytest.mark.parametrize("folder", ["app/agentic_kit", "schemas", "APP.md"])
 def test_generated_files_are_up_to_date(app: AppRunner, folder: str) -> None:
     stale = [str(path) for path in stale_files(app.package.root) if str(path).startswith(folder)]
     assert stale == [], "run `nox -s sync` and commit the result"

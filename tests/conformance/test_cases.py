@@ -34,7 +34,10 @@ from agentapps.conformance.cases import (
 
 from .conftest import CASES, COLLECTION, SUITE
 
-README = (SUITE / "README.md").read_text(encoding="utf-8")
+# A suite case cites "README, <section>": the suite's documentation, the README and the docs/ pages
+# it links to, where each section now stands.
+DOCUMENTS = [SUITE / "README.md", *sorted((SUITE / "docs").rglob("*.md"))]
+README = "\n".join(path.read_text(encoding="utf-8") for path in DOCUMENTS)
 
 
 def test_every_case_file_is_a_case() -> None:

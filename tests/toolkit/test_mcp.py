@@ -198,7 +198,7 @@ def test_activation_is_resources_the_body_and_the_skills(tmp_path: Path) -> None
 
 
 def test_the_readme_configuration_starts_a_working_server(tmp_path: Path) -> None:
-    readme = (SUITE / "README.md").read_text().split("## Serving the packages over MCP", 1)[1]
+    readme = (SUITE / "README.md").read_text().split("## Plug the apps into an agent", 1)[1]
     [block] = re.findall(r"```json\n(.*?)```", readme.split("\n## ", 1)[0], flags=re.DOTALL)
     entry = json.loads(
         block.replace("/path/to/suite", str(SUITE)).replace("/path/to/your/state", str(tmp_path))

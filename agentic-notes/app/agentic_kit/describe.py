@@ -72,7 +72,8 @@ def describe_app(group: Any, traits: Mapping[str, CommandTraits]) -> AppDescript
         commands.append(
             {
                 "name": name,
-                "summary": (command.help or "").strip().splitlines()[0] if command.help else "",
+                # The docstring's first paragraph, one line: its first line alone may stop mid-sentence.
+                "summary": " ".join((command.help or "").strip().split("\n\n", 1)[0].split()),
                 "mutatesState": trait.mutates,
                 "confirmationRequired": trait.confirmation,
                 "arguments": [

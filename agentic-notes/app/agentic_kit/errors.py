@@ -21,7 +21,7 @@ class ErrorCode(StrEnum):
 
 EXIT_OK = 0
 
-# The one table of exit statuses; APP.md files and the README repeat it.
+# The one table of exit statuses; APP.md files and docs/runtime.md repeat it.
 EXIT_STATUS: dict[ErrorCode, int] = {
     ErrorCode.INTERNAL_ERROR: 1,
     ErrorCode.USAGE_ERROR: 2,

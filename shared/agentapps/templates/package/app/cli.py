@@ -46,7 +46,7 @@ STATE_FILE_ENV = "__ENV__"
 STATE_FILE_NAME = "entries.json"
 
 # What the toolkit reads of the app: the item's model (schemas/entry.schema.json describes it) and
-# the fields `--human` shows of each entry in a list. The README's authoring guide has the rest.
+# the fields `--human` shows of each entry in a list. docs/authoring.md has the rest.
 app = runner.new_app(
     "__NAME_PY__: __DESCRIPTION_PY__",
     entity=Entry,
