@@ -49,6 +49,7 @@ from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
 from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
+from .suite import default_roots, state_dir_for, state_overrides
 from .warm import WarmRuntime
 
 PROGRAM = "agentapps"
@@ -173,7 +174,11 @@ def load_package(path: Path) -> Package:
 @app.command()
 def catalog(
     roots: Annotated[
-        list[Path] | None, typer.Argument(metavar="ROOT...", help="Folders to search (default: .).")
+        list[Path] | None,
+        typer.Argument(
+            metavar="ROOT...",
+            help="Folders to search (default: . inside the suite's checkout, else the suite's own apps).",
+        ),
     ] = None,
     tags: Annotated[
         list[str] | None,
@@ -184,9 +189,15 @@ def catalog(
     for root in roots or []:
         if not root.is_dir():
             raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
-    entries = [catalog_entry(path) for path in discover(roots or [Path(".")])]
+    entries = [_with_state_dir(catalog_entry(path)) for path in discover(roots or default_roots(Path(".")))]
     wanted = set(tags or [])
     return list_payload([entry for entry in entries if wanted <= _tags_of(entry)])
+
+
+def _with_state_dir(entry: dict[str, Any]) -> dict[str, Any]:
+    """An installed app's entry says where its state lives (the user's data folder)."""
+    folder = state_dir_for(Path(entry["source"]), os.environ)
+    return entry if folder is None else {**entry, "stateDir": str(folder)}
 
 
 def _tags_of(entry: dict[str, Any]) -> set[str]:
@@ -228,7 +239,7 @@ def run(
     document, status = run_and_relay(
         loaded,
         argv,
-        env=package_environment(names),
+        env=package_environment(names, overrides=state_overrides(loaded.root, os.environ)),
         stdin=_own_stdin(),
         timeout=timeout,
         max_output=max_output,
@@ -486,7 +497,11 @@ _mcp_requests: list[McpRequest] = []
 def mcp_command(
     roots: Annotated[
         list[Path] | None,
-        typer.Argument(metavar="ROOT...", help="Folders to serve packages from (default: .)."),
+        typer.Argument(
+            metavar="ROOT...",
+            help="Folders to serve packages from (default: . inside the suite's checkout, else the "
+            "suite's own apps).",
+        ),
     ] = None,
     approve: Annotated[
         bool,
@@ -509,10 +524,11 @@ def mcp_command(
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
-    for root in roots or [Path(".")]:
+    chosen = roots or default_roots(Path("."))
+    for root in chosen:
         check_mcp_root(root)
     request = McpRequest(
-        [root.resolve() for root in roots or [Path(".")]],
+        [root.resolve() for root in chosen],
         approve,
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
         cold,
