@@ -36,13 +36,15 @@ def in_checkout() -> bool:
 
 
 def trust_level(package_root: Path) -> str:
-    """bundled: ships in this suite's checkout, or is one of the apps an installed suite carries;
+    """bundled: ships in this suite's checkout (its test fixtures excepted: some are broken on
+    purpose), or is one of the apps an installed suite carries;
     trusted: under a folder named in AGENTAPPS_TRUSTED; untrusted: anywhere else, until the user
     approves a call."""
-    from .suite import is_installed_app
+    from .suite import is_fixture, is_installed_app
 
     resolved = package_root.resolve()
-    if (resolved.is_relative_to(SUITE_ROOT) and in_checkout()) or is_installed_app(resolved):
+    in_suite = resolved.is_relative_to(SUITE_ROOT) and in_checkout() and not is_fixture(resolved)
+    if in_suite or is_installed_app(resolved):
         return "bundled"
     # Only absolute folders count: `.` would trust wherever the command happens to run.
     trusted = [

@@ -61,6 +61,21 @@ def state_overrides(package_root: Path, environ: Mapping[str, str]) -> dict[str,
     return {} if folder is None else {STATE_DIR_ENV: str(folder)}
 
 
+def is_fixture(package_root: Path) -> bool:
+    """Whether the folder is one of the checkout's test fixtures (deliberately broken packages
+    among them): never bundled, not listed or served by default."""
+    return in_checkout() and package_root.resolve().is_relative_to(SUITE_ROOT / "tests")
+
+
+def default_packages(cwd: Path, fixtures: bool = False) -> list[Path]:
+    """The packages `catalog` and `mcp` find with no root given; the checkout's test fixtures only
+    when asked for."""
+    from .catalog import discover
+
+    found = discover(default_roots(cwd))
+    return found if fixtures else [root for root in found if not is_fixture(root)]
+
+
 def default_roots(cwd: Path) -> list[Path]:
     """Where `catalog` and `mcp` look when given no root: the current folder inside the suite's
     checkout (as before), else the suite's own three apps — a client starts a server from a folder
