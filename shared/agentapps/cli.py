@@ -43,12 +43,20 @@ from agentic_kit.text import shortened, undecodable_byte
 
 from .catalog import activate, catalog_entry, discover
 from .environment import check_names, package_environment
-from .errors import CHECK_FAILED, CONFORMANCE_FAILED, PACKAGE_INVALID, SCENARIO_FAILED, toolkit_error
+from .errors import (
+    CHECK_FAILED,
+    CONFORMANCE_FAILED,
+    PACKAGE_INVALID,
+    SCENARIO_FAILED,
+    ToolkitError,
+    toolkit_error,
+)
 from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
 from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
+from .suite import default_packages, state_dir_for, state_overrides
 from .warm import WarmRuntime
 
 PROGRAM = "agentapps"
@@ -118,7 +126,9 @@ def _bad_value(option: str, value: object, problem: str, hint: str) -> AppError:
     return validation_error(f"Invalid value for '{option}': {safe(shortened(str(value)))} {problem}", hint)
 
 
-PackagePath = Annotated[Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md).")]
+PackagePath = Annotated[
+    Path, typer.Argument(metavar="PKG", help="A package folder (it holds APP.md), or a slug `catalog` lists.")
+]
 Approve = Annotated[
     bool,
     typer.Option(
@@ -151,10 +161,31 @@ def timeout_option(default_help: str) -> Any:
     return typer.Option(parser=_seconds, metavar="SECONDS", help=default_help)
 
 
+def package_folder(given: Path) -> Path:
+    """A package argument as a folder: the folder itself, or — when no such folder holds an APP.md
+    and the argument is one word — the package with that slug among those `catalog` lists with no
+    root. CONFLICT when two packages there have that slug."""
+    text = str(given)
+    if os.path.lexists(given / "APP.md") or os.sep in text or text in (".", ".."):
+        return given
+    matches = [root for root in default_packages(Path(".")) if catalog_entry(root).get("slug") == text]
+    if len(matches) > 1:
+        raise ToolkitError(
+            ErrorCode.CONFLICT,
+            f"{len(matches)} packages have the slug {text!r}: {', '.join(str(root) for root in matches)}.",
+            "Give the package's folder instead of its slug.",
+            details={"slug": text, "packages": [str(root) for root in matches]},
+        )
+    return matches[0] if matches else given
+
+
 def load_package(path: Path) -> Package:
+    path = package_folder(path)
     if not os.path.lexists(path / "APP.md"):
         raise AppError(
-            ErrorCode.NOT_FOUND, f"No package at {path}: it has no APP.md.", "Run `catalog` to find packages."
+            ErrorCode.NOT_FOUND,
+            f"No package at {path}: it has no APP.md, and no package listed by `catalog` has that slug.",
+            "Run `catalog` to find packages; give a package's folder or its slug.",
         )
     resolved = path.resolve()
     byte = undecodable_byte(str(resolved))
@@ -174,20 +205,37 @@ def load_package(path: Path) -> Package:
 @app.command()
 def catalog(
     roots: Annotated[
-        list[Path] | None, typer.Argument(metavar="ROOT...", help="Folders to search (default: .).")
+        list[Path] | None,
+        typer.Argument(
+            metavar="ROOT...",
+            help="Folders to search (default: . inside the suite's checkout, else the suite's own apps).",
+        ),
     ] = None,
     tags: Annotated[
         list[str] | None,
         typer.Option("--tag", metavar="TAG", help="Only packages tagged TAG (repeatable: every tag given)."),
     ] = None,
+    fixtures: Annotated[
+        bool,
+        typer.Option(
+            "--fixtures", help="With no root, list the checkout's test fixtures too (broken on purpose)."
+        ),
+    ] = False,
 ) -> Payload:
     """List every package under the roots from its frontmatter alone; broken ones say why."""
     for root in roots or []:
         if not root.is_dir():
             raise AppError(ErrorCode.NOT_FOUND, f"{root} is not a folder.")
-    entries = [catalog_entry(path) for path in discover(roots or [Path(".")])]
+    found = discover(roots) if roots else default_packages(Path("."), fixtures)
+    entries = [_with_state_dir(catalog_entry(path)) for path in found]
     wanted = set(tags or [])
     return list_payload([entry for entry in entries if wanted <= _tags_of(entry)])
+
+
+def _with_state_dir(entry: dict[str, Any]) -> dict[str, Any]:
+    """An installed app's entry says where its state lives (the user's data folder)."""
+    folder = state_dir_for(Path(entry["source"]), os.environ)
+    return entry if folder is None else {**entry, "stateDir": str(folder)}
 
 
 def _tags_of(entry: dict[str, Any]) -> set[str]:
@@ -229,7 +277,7 @@ def run(
     document, status = run_and_relay(
         loaded,
         argv,
-        env=package_environment(names),
+        env=package_environment(names, overrides=state_overrides(loaded.root, os.environ)),
         stdin=_own_stdin(),
         timeout=timeout,
         max_output=max_output,
@@ -249,7 +297,10 @@ def _own_stdin() -> int | None:
 
 @app.command()
 def check(
-    packages: Annotated[list[Path], typer.Argument(metavar="PKG...", help="Package folders to check.")],
+    given: Annotated[
+        list[Path],
+        typer.Argument(metavar="PKG...", help="Package folders (or slugs `catalog` lists) to check."),
+    ],
     timeout: Annotated[float, timeout_option("Seconds each run of a package may take.")] = 30.0,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
     approve: Approve = False,
@@ -263,6 +314,7 @@ def check(
     from .check import check_package
 
     options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
+    packages = [package_folder(path) for path in given]
     require_trust([path for path in packages if os.path.lexists(path / "APP.md")], approve)
     reports = [check_package(path.resolve(), options).as_dict() for path in packages]
     failed = [report for report in reports if not report["passed"]]
@@ -488,7 +540,11 @@ _mcp_requests: list[McpRequest] = []
 def mcp_command(
     roots: Annotated[
         list[Path] | None,
-        typer.Argument(metavar="ROOT...", help="Folders to serve packages from (default: .)."),
+        typer.Argument(
+            metavar="ROOT...",
+            help="Folders to serve packages from (default: . inside the suite's checkout, else the "
+            "suite's own apps).",
+        ),
     ] = None,
     approve: Annotated[
         bool,
@@ -511,10 +567,12 @@ def mcp_command(
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
-    for root in roots or [Path(".")]:
+    # With no root, the packages catalog lists (the checkout's test fixtures left out).
+    chosen = roots or default_packages(Path(".")) or [Path(".")]
+    for root in chosen:
         check_mcp_root(root)
     request = McpRequest(
-        [root.resolve() for root in roots or [Path(".")]],
+        [root.resolve() for root in chosen],
         approve,
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
         cold,

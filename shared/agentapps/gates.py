@@ -30,11 +30,21 @@ HELP_FLAGS = ("--help", "-h")
 LONE_FLAGS = (*HELP_FLAGS, "--version")
 
 
+def in_checkout() -> bool:
+    """Whether this toolkit runs from the suite's own checkout (not an installed wheel)."""
+    return (SUITE_ROOT / "shared" / "agentapps").is_dir()
+
+
 def trust_level(package_root: Path) -> str:
-    """bundled: ships in this suite's checkout; trusted: under a folder named in AGENTAPPS_TRUSTED;
-    untrusted: anywhere else, until the user approves a call."""
+    """bundled: ships in this suite's checkout (its test fixtures excepted: some are broken on
+    purpose), or is one of the apps an installed suite carries;
+    trusted: under a folder named in AGENTAPPS_TRUSTED; untrusted: anywhere else, until the user
+    approves a call."""
+    from .suite import is_fixture, is_installed_app
+
     resolved = package_root.resolve()
-    if resolved.is_relative_to(SUITE_ROOT) and (SUITE_ROOT / "shared" / "agentapps").is_dir():
+    in_suite = resolved.is_relative_to(SUITE_ROOT) and in_checkout() and not is_fixture(resolved)
+    if in_suite or is_installed_app(resolved):
         return "bundled"
     # Only absolute folders count: `.` would trust wherever the command happens to run.
     trusted = [

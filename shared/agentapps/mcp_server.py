@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import re
 import sys
 import time
@@ -56,6 +57,7 @@ from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .package import Package
 from .runtime import RunOptions, RunTimedOut, invoke, run_and_relay
+from .suite import state_dir_for, state_overrides
 from .warm import WarmRuntime
 
 URI_SCHEME = "agentapp"
@@ -231,7 +233,7 @@ def _described(
         invocation = invoke(
             package,
             ["describe"],
-            env=package_environment(options.env_names),
+            env=package_environment(options.env_names, overrides=state_overrides(package.root, os.environ)),
             timeout=remaining,
             max_output=options.max_output,
             warm=warm,
@@ -252,6 +254,13 @@ def _described(
         for entry in entries
         if isinstance(entry, dict) and isinstance(entry.get("name"), str)
     }
+
+
+def _say_where_state_lives(roots: list[Path]) -> None:
+    """Names the data folder the installed apps were given: it is nowhere a user would look."""
+    folders = {state_dir_for(root, os.environ) for root in discover(roots)} - {None}
+    for folder in sorted(str(folder) for folder in folders):
+        _say(f"the installed apps keep their state in {folder} (set AGENTIC_STATE_DIR to choose another).")
 
 
 def _leave_out(root: Path, reason: str) -> None:
@@ -482,7 +491,9 @@ def call(
         document, _ = run_and_relay(
             command.package,
             argv,
-            env=package_environment(options.env_names),
+            env=package_environment(
+                options.env_names, overrides=state_overrides(command.package.root, os.environ)
+            ),
             timeout=options.timeout,
             max_output=options.max_output,
             warm=warm,
@@ -621,5 +632,6 @@ async def serve(
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm)
+        _say_where_state_lives(roots)
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
