@@ -13,7 +13,6 @@ from agentapps.harness import AppRunner
 
 from .packages import APPS, AppFacts
 
-
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
