@@ -3,13 +3,26 @@ pytest plugin, which the root pyproject registers; every app run gets its own st
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from agentapps.harness import AppRunner
 
 from .packages import APPS, AppFacts
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def fixtures_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fixtures stand for other people's packages, so they are never `bundled`: the suite's
+    tests run them as a user who trusts their folder (AGENTAPPS_TRUSTED) would. A test of the trust
+    rule itself sets or clears the variable."""
+    given = os.environ.get("AGENTAPPS_TRUSTED")
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", os.pathsep.join(filter(None, [str(FIXTURES), given])))
 
 
 @pytest.fixture

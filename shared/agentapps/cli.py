@@ -3,7 +3,8 @@
 Same envelope rules as the apps: one JSON document on stdout, `--human` for text, the exit
 status from the code table (the apps' codes plus the toolkit's, in errors.py).
 
-  catalog [ROOT]... [--tag T]...    tier 1: every package under the roots, from frontmatter only
+  catalog [ROOT]... [--tag T]... [--fixtures]
+                                    tier 1: every package under the roots, from frontmatter only
   activate PKG                      tier 2: the APP.md frontmatter and body, every listed skill
   run PKG [OPTIONS] -- COMMAND ARGS...
                                     tier 3: run the package's entry command, relay its document

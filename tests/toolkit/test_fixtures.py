@@ -206,8 +206,9 @@ def test_check_finds_exactly_the_fault(
 
 
 def test_catalog_reports_each_fixture_and_never_stops_the_scan(
-    agentapps: Callable[..., ToolkitResult],
+    agentapps: Callable[..., ToolkitResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("AGENTAPPS_TRUSTED")
     result = agentapps("catalog", str(FIXTURES))
     assert result.exit_status == 0
     listed = {Path(entry["source"]).name: entry for entry in result.envelope["items"]}
@@ -216,7 +217,7 @@ def test_catalog_reports_each_fixture_and_never_stops_the_scan(
     }
     for entry in listed.values():
         assert (entry["problem"] is None) == (entry["status"] == "ok")
-        assert entry["trust"] == "bundled"
+        assert entry["trust"] == "untrusted"  # a fixture stands for someone else's package
 
 
 @pytest.mark.serial  # its time bound is measured

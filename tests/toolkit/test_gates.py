@@ -13,7 +13,7 @@ from agentapps.gates import needs_confirmation, require_trust, trust_level
 from agentapps.manifest import AppManifest
 from agentic_kit.errors import AppError
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, SUITE
 
 
 def manifest(commands: list[str], confirmation: list[str]) -> AppManifest:
@@ -106,7 +106,11 @@ def test_anything_before_the_command_is_refused(declared: AppManifest, args: lis
 
 
 def test_trust_is_where_the_package_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert trust_level(FIXTURES / "valid-package") == "bundled"
+    monkeypatch.delenv("AGENTAPPS_TRUSTED")
+    assert trust_level(SUITE / "agentic-to-do") == "bundled"
+    # A test fixture stands for someone else's package, some broken on purpose: never bundled.
+    assert trust_level(FIXTURES / "valid-package") == "untrusted"
+    assert trust_level(FIXTURES / "deletes-without-confirmation") == "untrusted"
     assert trust_level(tmp_path / "pkg") == "untrusted"
     monkeypatch.setenv("AGENTAPPS_TRUSTED", f"/nowhere:{tmp_path}")
     assert trust_level(tmp_path / "pkg") == "trusted"

@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import venv
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,12 +73,12 @@ def installation(tmp_path_factory: pytest.TempPathFactory) -> Installation:
 
 
 @pytest.fixture
-def user(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+def user(tmp_path: Path) -> tuple[Path, Path]:
     """A private HOME and an empty folder to start from."""
     home, empty = tmp_path / "home", tmp_path / "empty"
     home.mkdir()
     empty.mkdir()
-    yield home, empty
+    return home, empty
 
 
 def outsider_environment(home: Path) -> dict[str, str]:
@@ -175,20 +174,26 @@ def test_mcp_from_an_empty_folder_serves_the_apps_and_keeps_state_in_the_users_d
     stored = json.loads((data / "todos.json").read_text())
     assert TITLE in json.dumps(stored)
     assert not list(empty.iterdir())  # nothing written where the server was started
-    written = [path for path in installation.venv.rglob("*.json") if TITLE in path.read_text(errors="replace")]
-    assert written == []
+    assert list(installation.venv.rglob("todos.json*")) == []  # no state file, no lock
+    json_files = installation.venv.rglob("*.json")
+    assert [path for path in json_files if TITLE in path.read_text(errors="replace")] == []
 
 
 def test_an_upgrade_keeps_the_data(
-    tmp_path_factory: pytest.TempPathFactory, installation: Installation, user: tuple[Path, Path], tmp_path: Path
+    tmp_path_factory: pytest.TempPathFactory,
+    installation: Installation,
+    user: tuple[Path, Path],
+    tmp_path: Path,
 ) -> None:
     """A user on an earlier build adds a to-do, upgrades to the working tree's build, and reads it."""
     home, empty = user
     # The earlier build: this tree's files with an earlier version, so pip sees an upgrade.
     source = tmp_path_factory.mktemp("earlier") / "suite"
-    files = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=SUITE, capture_output=True, check=True
-    ).stdout.decode().split("\0")
+    files = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=SUITE, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, files):
         if os.path.lexists(SUITE / name) and not os.path.isdir(SUITE / name):
             (source / name).parent.mkdir(parents=True, exist_ok=True)

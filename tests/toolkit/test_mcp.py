@@ -752,11 +752,23 @@ def test_a_bad_root_is_refused_on_stderr_before_serving(tmp_path: Path, root: st
     assert completed.stderr == f"agentapps mcp: {error['message']} {error['hint']}\n"
 
 
-def test_no_root_is_the_current_folder_and_refused_when_it_holds_no_package(tmp_path: Path) -> None:
-    completed = agentapps("mcp", cwd=tmp_path)
-    assert completed.returncode == 4
-    assert completed.stderr.startswith("agentapps mcp: . (from ")
-    assert "holds no package" in completed.stderr
+def test_no_root_outside_the_checkout_serves_the_suites_three_apps(tmp_path: Path) -> None:
+    """A client starts the server from a folder of its own choosing: with no root, that folder is
+    not searched; the suite's own apps are served (a folder holding no package is still refused
+    when given as a root, above)."""
+    server = StdioServerParameters(
+        command=str(Path(sys.executable).parent / "agentapps"),
+        args=["mcp"],
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path / "state")},
+        cwd=tmp_path,
+    )
+
+    async def main() -> set[str]:
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            return {tool.name.split("__")[0] for tool in (await session.list_tools()).tools}
+
+    assert asyncio.run(asyncio.wait_for(main(), timeout=120)) == {tool_prefix(name) for name in PACKAGES}
 
 
 def test_a_bad_option_is_said_on_stderr_too(tmp_path: Path) -> None:
