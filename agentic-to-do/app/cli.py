@@ -386,8 +386,9 @@ def purge(
 @app.command()
 def export() -> Payload:
     """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
-    items = store().load().items
-    return {"schemaVersion": TodoState.SCHEMA_VERSION, **list_payload(items)}
+    state = store().load()
+    # nextId: so that an import into an empty list restores the ids exactly.
+    return {"schemaVersion": TodoState.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(state.items)}
 
 
 @app.command("import", mutates=True)
@@ -397,12 +398,17 @@ def import_items(
         typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
     ],
 ) -> Payload:
-    """Add the items of an export with new ids, all or none; answer with the mapping of ids."""
-    items = transfer.parse_export("--file", read_text_source("--file", file, max_bytes=MAX_STATE_BYTES))
+    """Restore an export into an empty list (same ids), or add its items with new ids; all or
+    none. The answer is bounded: the count and at most IDS_SHOWN of the old → new ids."""
+    text = read_text_source("--file", file, max_bytes=MAX_STATE_BYTES)
     with store().transaction() as state:
-        mapping = transfer.import_items(state, items)
-        added = state.items[len(state.items) - len(items) :]
-    return {**list_payload(added), "ids": mapping}
+        items, next_id = transfer.parse_export("--file", text, timestamp())
+        mapping, restored = transfer.import_items(state, items, next_id)
+    shown = dict(list(mapping.items())[: transfer.IDS_SHOWN])
+    answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
+    if len(shown) < len(mapping):
+        answer["idsOmitted"] = len(mapping) - len(shown)
+    return answer
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ import typer
 from agentic_kit import runner
 from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import AppError, ErrorCode, validation_error
+from agentic_kit.hints import shell_word
 from agentic_kit.human import safe
 from agentic_kit.text import shortened, undecodable_byte
 
@@ -254,6 +255,11 @@ def activate_package(package: PackagePath) -> Payload:
         raise toolkit_error(PACKAGE_INVALID, str(error), "Run `check` on it for every problem.") from None
 
 
+def argv_without_approve(argv: list[str]) -> list[str]:
+    """The app's arguments without a runtime's --approve typed among them by mistake."""
+    return [word for word in argv if word != "--approve"]
+
+
 @app.command()
 def run(
     package: PackagePath,
@@ -273,8 +279,19 @@ def run(
     names = check_names(env or [])
     loaded = load_package(package)
     argv = args or []
-    require_trust([loaded.root], approve)
-    require_confirmation(argv, loaded.manifest, approve)
+    # The approved call: --approve before `--` (typed after it, it is the app's argument).
+    approved_call = " ".join(
+        [
+            PROGRAM,
+            "run",
+            shell_word(str(package)),
+            "--approve",
+            "--",
+            *map(shell_word, argv_without_approve(argv)),
+        ]
+    )
+    require_trust([loaded.root], approve, approved_call)
+    require_confirmation(argv, loaded.manifest, approve, approved_call)
     document, status = run_and_relay(
         loaded,
         argv,

@@ -57,15 +57,24 @@ def trust_level(package_root: Path) -> str:
     return "untrusted"
 
 
-def require_trust(package_roots: Iterable[Path], approved: bool) -> None:
+def _approval_hint(then: str, approved_call: str | None) -> str:
+    """How to approve: the call itself when the caller can say it (`run`'s --approve goes before
+    `--`; after it, it is the app's own argument and approves nothing)."""
+    if approved_call is None:
+        return f"Ask the user, then run again with {then}."
+    return f"Ask the user, then run again with --approve before `--`: `{approved_call}`."
+
+
+def require_trust(package_roots: Iterable[Path], approved: bool, approved_call: str | None = None) -> None:
     """The trust rule, for every command that runs package code: CONFIRMATION_REQUIRED, before
-    anything runs, when a package is untrusted and the call is not approved."""
+    anything runs, when a package is untrusted and the call is not approved. `approved_call`:
+    the same call approved, for the hint."""
     untrusted = [str(root) for root in package_roots if trust_level(root) == "untrusted"]
     if untrusted and not approved:
         raise ToolkitError(
             ErrorCode.CONFIRMATION_REQUIRED,
             f"{', '.join(untrusted)}: untrusted, so running its code needs the user's approval.",
-            f"Ask the user, then run again with --approve (or add its folder to {TRUSTED_ROOTS_ENV}).",
+            _approval_hint(f"--approve (or add its folder to {TRUSTED_ROOTS_ENV})", approved_call),
             details={"gate": "trust", "untrusted": untrusted},
         )
 
@@ -130,15 +139,18 @@ def needs_confirmation(args: Sequence[str], manifest: AppManifest) -> str | None
     return gated[0] if gated else None
 
 
-def require_confirmation(args: Sequence[str], manifest: AppManifest, approved: bool) -> None:
+def require_confirmation(
+    args: Sequence[str], manifest: AppManifest, approved: bool, approved_call: str | None = None
+) -> None:
     """The confirmation gate: CONFIRMATION_REQUIRED when the arguments run a command listed in
-    confirmationRequired and the user did not approve it."""
+    confirmationRequired and the user did not approve it. `approved_call`: the same call
+    approved, for the hint."""
     gated = needs_confirmation(args, manifest)
     if gated is not None and not approved:
         raise ToolkitError(
             ErrorCode.CONFIRMATION_REQUIRED,
             f"{gated} is in confirmationRequired: the runtime needs the user's approval.",
-            "Ask the user, then run again with --approve (the app may want its own flag too).",
+            _approval_hint("--approve (the app may want its own flag too)", approved_call),
             details={"gate": "confirmation", "command": gated},
         )
 

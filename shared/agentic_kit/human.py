@@ -68,10 +68,12 @@ def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[st
         else:
             lines.append(f"({plural(count, 'item')})")
         text = "\n".join(lines)
-    else:
+    elif "item" in envelope:
         text = _details(envelope["item"], durations)
+    else:  # an answer of its own fields only (to-do's import: a count and the ids)
+        text = f"({plural(envelope['count'], 'item')})" if "count" in envelope else ""
     more = [_more(key, value, summary, durations) for key, value in envelope.items() if key not in _SHOWN]
-    return "\n\n".join([text, *more])
+    return "\n\n".join([text, *more]) if text else "\n\n".join(more)
 
 
 # The envelope's keys the text above shows; an app's own (to-do's `next`, `ids`) follow it.

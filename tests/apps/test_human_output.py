@@ -201,11 +201,13 @@ def test_what_an_answer_adds_beside_its_items_is_shown_too(todo: AppRunner, tmp_
         "td_0003  td_0005  [open]  Water  due 2026-04-16\n"
     )
     exported = todo.run("export", env=NOW)
-    assert todo.run_human("export", env=NOW).stdout.endswith("(5 items)\n\nschemaVersion  2\n")
+    assert todo.run_human("export", env=NOW).stdout.endswith("(5 items)\n\nschemaVersion  2\n\nnextId  6\n")
     backup = tmp_path / "export.json"
     backup.write_text(exported.stdout)
-    imported = todo.run_human("import", "--file", str(backup), env=NOW).stdout
-    assert imported.endswith("\n\nids:\n" + "".join(f"td_000{n} → td_{n + 5:04d}\n" for n in range(1, 6)))
+    other = AppRunner(todo.package.root, tmp_path / "other-state")  # a list with an item: new ids
+    assert other.run("add", "already there", env=NOW).ok
+    imported = other.run_human("import", "--file", str(backup), env=NOW).stdout
+    assert imported.endswith("\n\nids:\n" + "".join(f"td_000{n} → td_{n + 1:04d}\n" for n in range(1, 6)))
 
 
 def test_a_tag_count_shows_each_of_its_fields(notes: AppRunner) -> None:

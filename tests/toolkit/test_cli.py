@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
@@ -356,3 +357,22 @@ def test_the_toolkits_help_describes_its_own_version_and_an_apps_help_the_packag
     )
     package_version = "--version   Print the package's version (APP.md's) and exit."
     assert package_version in json.loads(app_help.stdout)["help"]
+
+
+def test_an_approve_typed_after_dashes_is_refused_with_the_call_that_approves(
+    agentapps: Callable[..., ToolkitResult],
+) -> None:
+    """`run PKG -- remove ID --confirm --approve`: --approve after `--` is the app's argument; the
+    hint is the approved call, which works, and nothing is removed before it."""
+    todo = str(SUITE / "agentic-to-do")
+    assert agentapps("run", todo, "--", "add", "keep me").exit_status == 0
+    refused = agentapps("run", todo, "--", "remove", "td_0001", "--confirm", "--approve")
+    assert refused.error_code == "CONFIRMATION_REQUIRED"
+    hint = refused.envelope["error"]["hint"]
+    assert hint.endswith(f"`agentapps run {todo} --approve -- remove td_0001 --confirm`.")
+    assert [item["id"] for item in agentapps("run", todo, "--", "list").envelope["items"]] == ["td_0001"]
+    call = shlex.split(hint.rsplit("`", 2)[1])
+    assert call[0] == "agentapps"
+    removed = agentapps(*call[1:])
+    assert removed.exit_status == 0
+    assert agentapps("run", todo, "--", "list").envelope["items"] == []

@@ -386,10 +386,12 @@ def test_a_path_option_with_no_inline_twin_takes_the_text_and_passes_it_as_stdin
         )
         await session.call_tool("agentic_to_do__add", {"title": "water the plants", "tag": ["home"]})
         exported = tool_text(await session.call_tool("agentic_to_do__export", {}))
+        exported["items"][0]["title"] = "water the plants again"  # not the item already here
         imported = await session.call_tool("agentic_to_do__import", {"file": json.dumps(exported)})
         assert imported.is_error is not True, imported.content
         assert tool_text(imported)["ids"] == {"td_0001": "td_0002"}
-        assert tool_text(imported)["items"][0]["tags"] == ["home"]
+        added = tool_text(await session.call_tool("agentic_to_do__get", {"id": "td_0002"}))
+        assert added["item"]["tags"] == ["home"]
         refused = await session.call_tool("agentic_to_do__import", {"file": "-"})
         assert refused.is_error is True
         assert refused.structured_content is not None

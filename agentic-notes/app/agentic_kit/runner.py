@@ -19,6 +19,7 @@ so — nothing for a closed pipe, whose reader chose to stop reading.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import functools
 import io
@@ -136,6 +137,9 @@ class _TakesHumanFlag:
         except UsageError as error:
             # click's plain UsageError after the options were processed: words left over.
             if type(error) is UsageError and isinstance(self, TyperCommand) and rest:
+                moved = _options_moved_before_dashes(self, _typed_after_command(ctx.info_name))
+                if moved is not None:
+                    raise hints.options_after_dashes(ctx.info_name, *moved) from None
                 raise _extra_arguments(self, ctx, options, rest) from None
             raise
         if isinstance(self, TyperGroup) and not rest:
@@ -152,6 +156,51 @@ def _refuse_repeated_options(order: list[Any], args: Sequence[str]) -> None:
         if id(param) in seen:
             raise hints.repeated_option(max(param.opts, key=len))
         seen.add(id(param))
+
+
+# The whole command line of this run: the group's parser drops the `--` a command's parser would
+# need to tell a value typed after it from an option.
+_COMMAND_LINE: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("command_line", default=())
+
+
+def _typed_after_command(command: str) -> list[str]:
+    """The words typed after the command's name, `--` included."""
+    line = list(_COMMAND_LINE.get())
+    return line[line.index(command) + 1 :] if command in line else []
+
+
+def _options_moved_before_dashes(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
+    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
+    if "--" not in args:
+        return None
+    cut = list(args).index("--")
+    takes_value = {
+        name: not (param.is_flag or param.count)
+        for param in command.params
+        if param.param_type_name == "option"
+        for name in param.opts
+    }
+    moved: list[str] = []
+    named: list[str] = []
+    kept: list[str] = []
+    after = list(args[cut + 1 :])
+    index = 0
+    while index < len(after):
+        word = after[index]
+        name = word.split("=", 1)[0]
+        if name in takes_value:
+            named.append(name)
+            moved.append(word)
+            if takes_value[name] and "=" not in word and index + 1 < len(after):
+                index += 1
+                moved.append(after[index])
+        else:
+            kept.append(word)
+        index += 1
+    if not named:
+        return None
+    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
 
 
 def _extra_arguments(command: Any, ctx: Any, options: dict[str, Any], rest: list[str]) -> AppError:
@@ -376,6 +425,7 @@ def _click_group(app: AgenticApp) -> Any:
 
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    _COMMAND_LINE.set(tuple(args))
     group = _click_group(app)
     command_names = set(getattr(group, "commands", {}))
     command = next((arg for arg in args if not arg.startswith("-")), None)
@@ -544,6 +594,7 @@ def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> App
             app_options=[VERSION_FLAG],
             elsewhere=_options_elsewhere(ctx, command),
             typed_before=_typed_between(command, given, args),
+            typed_after=_typed_after(command, given, args),
         )
     if isinstance(error, BadOptionUsage):
         taken: Any = next(
@@ -564,6 +615,12 @@ def _typed_between(command: str | None, given: str, args: Sequence[str]) -> list
     """The words given after the command's name and before `given` (none before a command)."""
     after = list(args[args.index(command) + 1 :]) if command in args else []
     return after[: after.index(given)] if given in after else []
+
+
+def _typed_after(command: str | None, given: str, args: Sequence[str]) -> list[str]:
+    """The words given after `given`, the option the parser refused (none before a command)."""
+    after = list(args[args.index(command) + 1 :]) if command in args else []
+    return after[after.index(given) + 1 :] if given in after else []
 
 
 def _option_names(params: Sequence[Any]) -> list[str]:

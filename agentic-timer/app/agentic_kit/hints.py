@@ -158,35 +158,60 @@ def unknown_option(
     app_options: Sequence[str] = (),
     elsewhere: Mapping[str, Sequence[str]] | None = None,
     typed_before: Sequence[str] = (),
+    typed_after: Sequence[str] = (),
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it.
     `elsewhere`: the app's other commands and their options, for an option that belongs to one of
     them (timer `list --due-before` is `due --before`). `typed_before`: the words given between the
-    command and `given`, which the fix keeps (`rename tm_0001 -- -x`)."""
+    command and `given`, which the fix keeps (`rename tm_0001 -- -x`); `typed_after`: the words
+    after it, which the fix keeps before `--`, where options are still read (`add --tag home --
+    -x`), so following the hint never turns an option into part of the value."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     if takes_argument and not given.startswith("--"):
         return AppError(
             ErrorCode.USAGE_ERROR,
             message,
-            f"A value that starts with - goes after `--`: `{_with_dashes(command, typed_before, given)}`.",
+            "A value that starts with - goes after `--`, and options before it: "
+            f"`{_with_dashes(command, typed_before, given, typed_after)}`.",
         )
     name = given.split("=", 1)[0]
     if command and name in app_options:
         return AppError(
             ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
         )
-    close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.6)
-    guess = f"Did you mean {close[0]}? " if close else _guess_elsewhere(name, elsewhere)
+    # Compared without their dashes, which every option shares (else `--status` is "close" to `--tag`).
+    bare = {option.lstrip("-"): option for option in options}
+    close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
+    guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
     where = f"Options of {command}" if command else "The app's options (before the command)"
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
 
 
-def _with_dashes(command: str | None, typed_before: Sequence[str], value: str) -> str:
-    """The call with `--` before the value that starts with a dash: `rename tm_0001 -- -x`."""
-    words = [shell_word(shortened(word)) for word in [*typed_before, "--", value]]
+def _with_dashes(
+    command: str | None, typed_before: Sequence[str], value: str, typed_after: Sequence[str] = ()
+) -> str:
+    """The call with `--` before the value that starts with a dash, the words typed after it kept
+    before `--` (`add --tag home -- -x`); words already after a later `--` stay after the value."""
+    after = list(typed_after)
+    later = after[after.index("--") + 1 :] if "--" in after else []
+    options = after[: after.index("--")] if "--" in after else after
+    words = [shell_word(shortened(word)) for word in [*typed_before, *options, "--", value, *later]]
     return " ".join([command or "", *words]).strip()
+
+
+def options_after_dashes(command: str, moved: Sequence[str], options: Sequence[str]) -> AppError:
+    """Options typed after `--`, which makes every later word a value: `moved` is the call with
+    them before `--`, as the fix."""
+    words = " ".join(quoted(word) for word in options)
+    call = " ".join([command, *(shell_word(shortened(word)) for word in moved)])
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} reads every word after `--` as a value; {words} "
+        f"{'is an option' if len(options) == 1 else 'are options'} of {command}.",
+        f"Options go before `--`: `{call}`.",
+    )
 
 
 def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -> str:

@@ -4,7 +4,7 @@ the next item of a repeating one, and what `export` and `import` answer. schemas
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
@@ -46,19 +46,23 @@ class Export(TypedDict):
     ok: Literal[True]
     command: str
     schemaVersion: int  # the JSON key
+    nextId: int  # the id counter, so an import into an empty list restores the ids exactly
     count: int
     items: list[TodoItem]
 
 
 class Imported(TypedDict):
-    """`import`: the items added, and `ids`, each exported id to the new id it was given."""
+    """`import`, bounded whatever the export's size: `count` items imported; `restored` when they
+    kept their ids (an empty list), else `ids`, at most 100 exported ids each to its new one, and
+    `idsOmitted`, how many more there were."""
 
     __pydantic_config__ = _CLOSED  # type: ignore[misc]
     ok: Literal[True]
     command: str
     count: int
-    items: list[TodoItem]
+    restored: bool
     ids: dict[str, str]
+    idsOmitted: NotRequired[int]
 
 
 ENVELOPES = (CompletedWithNext, CompletedManyWithNext, Export, Imported)

@@ -1,0 +1,94 @@
+"""A refusal's hint is a call that works: each refusal below is made, the call its hint suggests
+(the last `...` in it) is run as given, and it succeeds with the meaning the first call had, or
+fails only on a value the user must still supply; never the same refusal again."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+
+from agentapps.harness import AppRunner
+
+NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}
+
+
+def suggested_call(hint: str) -> list[str]:
+    calls = re.findall(r"`([^`]+)`", hint)
+    assert calls, f"the hint suggests no call: {hint}"
+    return shlex.split(calls[-1])
+
+
+def follow(app: AppRunner, *args: str) -> tuple[dict[str, object], dict[str, object]]:
+    """The refusal of `args` and the answer to the call its hint suggests."""
+    refused = app.run(*args, env=NOW)
+    assert refused.exit_status == 2, refused.envelope
+    followed = app.run(*suggested_call(refused.envelope["error"]["hint"]), env=NOW)
+    assert followed.envelope.get("error") != refused.envelope["error"]
+    return refused.envelope, followed.envelope
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "-urgent: call plumber", "--tag", "home"],  # a dash value with options after it
+        ["add", "--", "-urgent: call plumber", "--tag", "home"],  # options after `--`
+        ["add", "--tag", "home", "--", "-urgent: call plumber", "--tag=home"],
+    ],
+)
+def test_a_dash_value_and_its_options_are_stored_as_meant(todo: AppRunner, args: list[str]) -> None:
+    _, followed = follow(todo, *args)
+    assert followed["ok"] is True
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["title"], item["tags"]) == ("-urgent: call plumber", ["home"])
+    listed = todo.run("list", env=NOW)
+    assert [(each["title"], each["tags"]) for each in listed.items] == [("-urgent: call plumber", ["home"])]
+
+
+def test_following_the_hints_of_a_dash_value_never_loops(todo: AppRunner) -> None:
+    """The chain of the issue: each hint followed in turn ends in success within two steps."""
+    call = ["add", "-urgent: call plumber", "--tag", "home", "--priority", "high"]
+    for _ in range(2):
+        answer = todo.run(*call, env=NOW)
+        if answer.ok:
+            break
+        call = suggested_call(answer.envelope["error"]["hint"])
+    assert answer.ok, answer.envelope
+    assert (answer.item["title"], answer.item["tags"], answer.item["priority"]) == (
+        "-urgent: call plumber",
+        ["home"],
+        "high",
+    )
+
+
+def test_a_misspelt_command_hint_runs(todo: AppRunner) -> None:
+    assert todo.run("add", "x", env=NOW).ok
+    refused = todo.run("lst", env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    near = re.search(r"Did you mean `([^`]+)`", refused.envelope["error"]["hint"])
+    assert near is not None
+    assert todo.run(near.group(1), env=NOW).ok
+
+
+def test_an_option_given_twice_names_the_option_and_once_works(todo: AppRunner) -> None:
+    refused = todo.run("add", "x", "--priority", "high", "--priority", "low", env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    assert "--priority once" in refused.envelope["error"]["hint"]
+    assert todo.run("list", env=NOW).items == []  # nothing was added
+    assert todo.run("add", "x", "--priority", "high", env=NOW).ok
+
+
+def test_an_option_no_command_has_suggests_no_unrelated_option(notes: AppRunner) -> None:
+    """notes has no status: `list --status open` must not be pointed at --tag."""
+    refused = notes.run("list", "--status", "open", env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    assert "Did you mean" not in refused.envelope["error"]["hint"]
+
+
+def test_an_option_of_another_command_points_at_that_command(timer: AppRunner) -> None:
+    refused = timer.run("list", "--before", "2026-04-02", env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    assert "--before is an option of due" in refused.envelope["error"]["hint"]
+    assert timer.run("due", "--before", "2026-04-02", env=NOW).ok
