@@ -477,6 +477,7 @@ class McpRequest:
     approve: bool
     options: RunOptions
     cold: bool = False
+    strict: bool = False
 
 
 _mcp_requests: list[McpRequest] = []
@@ -506,6 +507,14 @@ def mcp_command(
             "from the package's warm process (Python packages only; the result is the same).",
         ),
     ] = False,
+    strict_schemas: Annotated[
+        bool,
+        typer.Option(
+            "--strict-schemas",
+            help="List each tool's schema in OpenAI's strict form: every argument required, an "
+            "optional one nullable (null is not given). Without it, the form every client accepts.",
+        ),
+    ] = False,
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
@@ -516,6 +525,7 @@ def mcp_command(
         approve,
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
         cold,
+        strict_schemas,
     )
     _mcp_requests.append(request)
     return item_payload(
@@ -526,6 +536,7 @@ def mcp_command(
             "maxOutput": max_output,
             "env": list(request.options.env_names),
             "cold": cold,
+            "strictSchemas": strict_schemas,
         }
     )
 
@@ -586,7 +597,7 @@ def serve_mcp(request: McpRequest) -> None:
     from .mcp_server import serve
 
     try:
-        anyio.run(serve, request.roots, request.approve, request.options, request.cold)
+        anyio.run(serve, request.roots, request.approve, request.options, request.cold, request.strict)
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed the pipe: the session is over, and there is no one to tell.
         with contextlib.suppress(OSError, ValueError):

@@ -71,6 +71,13 @@ STARTUP_DESCRIBE_TIMEOUT = 10.0
 MAX_TOOL_NAME = 64
 HASH_DIGITS = 8  # hex digits of the suffix that keeps a too-long or shared name unique
 MIN_PACKAGE_PART = 16  # a name cut to fit keeps at least this much of the package's part
+DESCRIBE = "describe"  # read at start-up for the schemas; not a tool, as tools/list says it all
+INSTRUCTIONS = (
+    "Each tool is one command of an Agent Applications package, named <package>__<command>. "
+    "Read a package's APP.md resource (agentapp://<package>/APP.md) before its first use: it says "
+    "what the app acts on. A tool marked destructive runs only with confirm: true, after the user "
+    "agreed. Leave out an argument you do not need (null also means not given)."
+)
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
 
 
@@ -112,7 +119,7 @@ def load_commands(
             _leave_out(root, "untrusted; start the server with --approve to serve it")
             continue
         packages.append(package)
-    described_packages = [package for package in packages if "describe" in package.manifest.commands]
+    described_packages = [package for package in packages if DESCRIBE in package.manifest.commands]
     bound = min(options.timeout, STARTUP_DESCRIBE_TIMEOUT)
     deadline = time.monotonic() + bound
     with ThreadPoolExecutor(max_workers=max(1, min(STARTUP_WORKERS, len(described_packages)))) as pool:
@@ -136,7 +143,9 @@ def load_commands(
             _leave_out(package.root, f"another package already serves {package.name} (the same slug)")
             continue
         for declared in manifest.commands:
-            if "describe" in manifest.commands and declared not in described:
+            if declared == DESCRIBE:
+                continue  # tools/list already says what describe would
+            if DESCRIBE in manifest.commands and declared not in described:
                 # The app's describe is its own word on what it runs: a tool for a command it does
                 # not know would fail every call. Left out, never silently.
                 _say(
@@ -334,6 +343,41 @@ def stdin_text(command: Command, arguments: dict[str, Any]) -> str | None:
 
 
 def input_schema(command: Command) -> dict[str, Any]:
+    """The tool's input schema as listed: the form every major client accepts (SCHEMA RULES in
+    tests/toolkit/test_mcp_schemas.py). No `additionalProperties` (google-genai's MCP adapter fails
+    on a boolean one and Gemini's OpenAPI form refuses the key), no empty `properties` or
+    `required` (refused by Gemini for an object). The server still refuses an unknown argument:
+    it checks each call against checked_schema."""
+    schema = checked_schema(command)
+    del schema["additionalProperties"]
+    for key in ("properties", "required"):
+        if not schema[key]:
+            del schema[key]
+    return schema
+
+
+def strict_schema(command: Command) -> dict[str, Any]:
+    """The form OpenAI's strict function calling takes (`--schemas strict`): every property
+    required, an optional one also `null` (which the server reads as not given), no other key."""
+    schema = checked_schema(command)
+    required = set(schema["required"])
+    schema["properties"] = {
+        name: prop if name in required else _nullable(prop) for name, prop in schema["properties"].items()
+    }
+    schema["required"] = list(schema["properties"])
+    return schema
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """The property, `null` also allowed (an enum lists it, or strict mode refuses the schema)."""
+    nullable = {**prop, "type": [prop["type"], "null"]}
+    if "enum" in prop:
+        nullable["enum"] = [*prop["enum"], None]
+    return nullable
+
+
+def checked_schema(command: Command) -> dict[str, Any]:
+    """The schema each call is checked against: an unknown argument is refused."""
     if command.description is None:
         properties: dict[str, Any] = {"args": ARGS_PROPERTY}
         required: list[str] = []
@@ -446,12 +490,31 @@ def lone_values_listed(command: Command, arguments: dict[str, Any]) -> dict[str,
     }
 
 
+def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as the call means them: `null` is not given (a client converting the schema
+    to OpenAI's strict form sends it for each argument it leaves out), and a whole-number float
+    for an integer argument is that integer (`"limit": 5.0`, as JSON numbers are read by some
+    clients). Any other float for an integer is left to check_arguments to refuse."""
+    integers = {
+        name
+        for name, prop in checked_schema(command)["properties"].items()
+        if prop.get("type") == "integer"
+    }
+    return {
+        name: int(value)
+        if name in integers and isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+        else value
+        for name, value in arguments.items()
+        if value is not None
+    }
+
+
 def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
     """VALIDATION_ERROR naming the argument, when the call does not fit the tool's input schema
     (an unknown property, a list for a single value, a number for a string)."""
     from jsonschema import Draft202012Validator
 
-    schema = input_schema(command)
+    schema = checked_schema(command)
     for error in sorted(
         Draft202012Validator(schema).iter_errors(arguments), key=lambda error: list(error.path)
     ):
@@ -470,7 +533,7 @@ def call(
     command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
 ) -> types.CallToolResult:
     try:
-        arguments = lone_values_listed(command, arguments)
+        arguments = lone_values_listed(command, given_arguments(command, arguments))
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
@@ -535,8 +598,11 @@ def build_server(
     approve: bool = False,
     options: RunOptions | None = None,
     warm: WarmRuntime | None = None,
+    strict: bool = False,
 ) -> Server[Any]:
-    """The server; with `warm`, Python packages run warm (warm.py), the rest cold."""
+    """The server; with `warm`, Python packages run warm (warm.py), the rest cold; with `strict`,
+    tools list OpenAI's strict form of their schemas (strict_schema)."""
+    schema_of = strict_schema if strict else input_schema
     chosen = options or RunOptions()
     commands = load_commands(roots, approve, chosen, warm)
     documents = resources(commands)
@@ -551,7 +617,7 @@ def build_server(
                     name=name,
                     title=f"{command.package.name} {command.name}",  # the command as the package names it
                     description=f"{command.package.manifest.name}: {summary}",
-                    input_schema=input_schema(command),
+                    input_schema=schema_of(command),
                     annotations=types.ToolAnnotations(
                         # Without describe nothing says a command only reads.
                         read_only_hint=command.description is not None and not described.get("mutatesState"),
@@ -605,8 +671,18 @@ def build_server(
             contents=[types.TextResourceContents(uri=uri, mime_type="text/markdown", text=text)]
         )
 
+    async def list_resource_templates(context: Any, params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])  # every resource is listed
+
+    async def list_prompts(context: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[])
+
     return Server(
         "agentapps",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_resource_templates=list_resource_templates,
+        on_list_prompts=list_prompts,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -614,12 +690,26 @@ def build_server(
     )
 
 
+def _version() -> str:
+    """The toolkit's version, for serverInfo (a client shows it; empty says nothing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agentic-applications-suite")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 async def serve(
-    roots: list[Path], approve: bool = False, options: RunOptions | None = None, cold: bool = False
+    roots: list[Path],
+    approve: bool = False,
+    options: RunOptions | None = None,
+    cold: bool = False,
+    strict: bool = False,
 ) -> None:
     """Serve on stdio until the client leaves; Python packages run warm unless `cold`."""
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
-        server = build_server(roots, approve, options, warm)
+        server = build_server(roots, approve, options, warm, strict)
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
