@@ -496,9 +496,7 @@ def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, An
     for an integer argument is that integer (`"limit": 5.0`, as JSON numbers are read by some
     clients). Any other float for an integer is left to check_arguments to refuse."""
     integers = {
-        name
-        for name, prop in checked_schema(command)["properties"].items()
-        if prop.get("type") == "integer"
+        name for name, prop in checked_schema(command)["properties"].items() if prop.get("type") == "integer"
     }
     return {
         name: int(value)

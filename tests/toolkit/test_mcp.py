@@ -557,7 +557,9 @@ def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_pa
     with log.open("w") as errlog:
         run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
     declared = load_app_manifest(package).commands
-    assert sorted(names) == sorted(f"agentic_timer__{name}" for name in declared if name != command)
+    assert sorted(names) == sorted(
+        f"agentic_timer__{name}" for name in declared if name not in (command, "describe")
+    )
     assert (
         f"agentapps mcp: {package}: `{command}` is declared in APP.md but its describe does not "
         f"list it, so it is not a tool; `agentapps check {package}` names the mismatch\n"
@@ -834,7 +836,14 @@ def test_null_is_not_given_and_a_whole_number_float_is_a_whole_number(tmp_path: 
     async def scenario(session: ClientSession) -> None:
         added = await session.call_tool(
             "agentic_to_do__add",
-            {"title": "a", "description": None, "due_at": None, "tag": None, "priority": None, "repeat": None},
+            {
+                "title": "a",
+                "description": None,
+                "due_at": None,
+                "tag": None,
+                "priority": None,
+                "repeat": None,
+            },
         )
         assert added.is_error is not True
         assert tool_text(added)["item"]["dueAt"] is None
@@ -871,7 +880,8 @@ def test_the_server_names_its_version_and_instructions_and_answers_every_list(tm
             hello = await session.initialize()
             assert hello.server_info.name == "agentapps"
             assert re.fullmatch(r"\d+\.\d+\.\d+.*", hello.server_info.version)
-            assert hello.instructions is not None and "confirm: true" in hello.instructions
+            assert hello.instructions is not None
+            assert "confirm: true" in hello.instructions
             await asyncio.wait_for(scenario(session), timeout=120)
 
     asyncio.run(main())
@@ -887,6 +897,8 @@ def test_strict_schemas_list_every_argument_as_required_and_nullable(tmp_path: P
         assert add["properties"]["priority"]["type"] == ["string", "null"]
         assert add["properties"]["priority"]["enum"][-1] is None
         everything = {name: None for name in add["properties"]} | {"title": "strict"}
-        assert tool_text(await session.call_tool("agentic_to_do__add", everything))["item"]["title"] == "strict"
+        assert (
+            tool_text(await session.call_tool("agentic_to_do__add", everything))["item"]["title"] == "strict"
+        )
 
     run(tmp_path, scenario, ["--strict-schemas", str(SUITE / "agentic-to-do")])

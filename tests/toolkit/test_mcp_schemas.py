@@ -129,7 +129,9 @@ def gemini_openapi_refusals(schema: dict[str, Any]) -> list[str]:
             said.append(f"type {sub.get('type')!r}")
         if "properties" in sub and not sub["properties"]:
             said.append("empty properties")
-        if "required" in sub and (not sub["required"] or set(sub["required"]) - set(sub.get("properties", {}))):
+        if "required" in sub and (
+            not sub["required"] or set(sub["required"]) - set(sub.get("properties", {}))
+        ):
             said.append("required names no property, or is empty")
         if "enum" in sub and sub.get("type") != "string":
             said.append("enum on a type other than string")
@@ -167,7 +169,12 @@ def test_the_rules_catch_what_clients_refused() -> None:
     assert openai_strict_refusals(optional) == ["a property not required"]
     nullable_enum = {"type": ["string", "null"], "enum": ["a"]}
     assert openai_strict_refusals(
-        {"type": "object", "properties": {"e": nullable_enum}, "required": ["e"], "additionalProperties": False}
+        {
+            "type": "object",
+            "properties": {"e": nullable_enum},
+            "required": ["e"],
+            "additionalProperties": False,
+        }
     ) == ["a nullable enum without null"]
     assert openai_refusals("a.b", {"type": "object", "anyOf": []}) == ["name 'a.b'", "root has anyOf"]
 
@@ -185,4 +192,3 @@ def test_a_tool_without_arguments_has_an_empty_strict_schema() -> None:
         "required": [],
         "additionalProperties": False,
     }
-
