@@ -37,7 +37,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from mcp import MCPError, types
@@ -54,6 +54,7 @@ from .environment import package_environment
 from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
+from .mcp_wire import claimed_stdio
 from .package import Package
 from .runtime import RunOptions, RunTimedOut, invoke, run_and_relay
 from .warm import WarmRuntime
@@ -709,5 +710,7 @@ async def serve(
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict)
-        async with stdio_server() as (read_stream, write_stream):
+        # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
+        wire = stack.enter_context(claimed_stdio())
+        async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
