@@ -40,6 +40,8 @@ from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
 
+import anyio
+import anyio.to_thread
 from mcp import MCPError, types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -640,7 +642,9 @@ def build_server(
                 )
             )
         try:
-            return call(command, dict(params.arguments or {}), chosen, warm)
+            # In a worker thread: the call waits on its own process, and the event loop goes on
+            # answering pings and other calls (each request is its own task in the SDK).
+            return await anyio.to_thread.run_sync(call, command, dict(params.arguments or {}), chosen, warm)
         except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
             return _error(
                 error_envelope(

@@ -902,3 +902,38 @@ def test_strict_schemas_list_every_argument_as_required_and_nullable(tmp_path: P
         )
 
     run(tmp_path, scenario, ["--strict-schemas", str(SUITE / "agentic-to-do")])
+
+
+WAITS_CLI = """import json, pathlib, sys
+if sys.argv[1] == "wait":  # until the test lets it go: a call as slow as the test wants
+    while not pathlib.Path(sys.argv[-1]).exists():
+        pass
+print(json.dumps({"ok": True, "command": sys.argv[1], "item": {"said": sys.argv[-1]}}))
+"""
+
+
+def test_a_slow_call_holds_up_neither_pings_nor_other_calls(tmp_path: Path) -> None:
+    """A call that has not ended yet: a ping and another call are answered meanwhile; the slow
+    one then ends with its own answer."""
+    package = tmp_path / "waits"
+    (package / "app").mkdir(parents=True)
+    shutil.copy(FIXTURES / "command-paths" / "APP.md", package / "APP.md")
+    app_md = (package / "APP.md").read_text()
+    app_md = app_md.replace("slug: command-paths", "slug: waits").replace(
+        "  - items add\n  - items list\n  - items remove\n", "  - wait\n  - now\n"
+    )
+    (package / "APP.md").write_text(app_md.replace("confirmationRequired:\n  - items remove\n", ""))
+    shutil.copytree(FIXTURES / "command-paths" / "skills", package / "skills")
+    (package / "app" / "cli.py").write_text(WAITS_CLI)
+    release = tmp_path / "release"
+
+    async def scenario(session: ClientSession) -> None:
+        slow = asyncio.ensure_future(session.call_tool("waits__wait", {"args": [str(release)]}))
+        await session.send_ping()
+        quick = await session.call_tool("waits__now", {"args": ["meanwhile"]})
+        assert tool_text(quick)["item"]["said"] == "meanwhile"
+        assert not slow.done()
+        release.touch()
+        assert tool_text(await slow)["item"]["said"] == str(release)
+
+    run(tmp_path, scenario, ["--approve", str(package)])
