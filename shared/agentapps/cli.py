@@ -16,7 +16,8 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
-  mcp [OPTIONS] [--cold] [ROOT]...  serve the packages over MCP on stdio (mcp_server.py); Python
+  mcp [OPTIONS] [--cold] [--strict-schemas] [--only TOOL] [ROOT]...
+                                    serve the packages over MCP on stdio (mcp_server.py); Python
                                     packages run warm (warm.py) unless --cold
 
 OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
@@ -478,6 +479,7 @@ class McpRequest:
     options: RunOptions
     cold: bool = False
     strict: bool = False
+    only: tuple[str, ...] = ()
 
 
 _mcp_requests: list[McpRequest] = []
@@ -515,6 +517,15 @@ def mcp_command(
             "optional one nullable (null is not given). Without it, the form every client accepts.",
         ),
     ] = False,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--only",
+            metavar="TOOL",
+            help="Serve only the tools this names, a tool name or a pattern (agentic_to_do__*); "
+            "repeat for more. Without it, every command of every package.",
+        ),
+    ] = None,
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
@@ -526,6 +537,7 @@ def mcp_command(
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
         cold,
         strict_schemas,
+        tuple(only or []),
     )
     _mcp_requests.append(request)
     return item_payload(
@@ -537,6 +549,7 @@ def mcp_command(
             "env": list(request.options.env_names),
             "cold": cold,
             "strictSchemas": strict_schemas,
+            "only": list(request.only),
         }
     )
 
@@ -597,7 +610,9 @@ def serve_mcp(request: McpRequest) -> None:
     from .mcp_server import serve
 
     try:
-        anyio.run(serve, request.roots, request.approve, request.options, request.cold, request.strict)
+        anyio.run(
+            serve, request.roots, request.approve, request.options, request.cold, request.strict, request.only
+        )
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed the pipe: the session is over, and there is no one to tell.
         with contextlib.suppress(OSError, ValueError):

@@ -28,6 +28,7 @@ optional extra: pip install -e ".[mcp]".
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import json
 import re
@@ -573,6 +574,22 @@ def call(
     )
 
 
+def chosen_tools(commands: dict[str, Command], only: tuple[str, ...]) -> dict[str, Command]:
+    """The tools --only names (shell-style patterns of tool names: `agentic_to_do__*` is one
+    package, `agentic_notes__get` one command); all without --only. A pattern naming no tool is
+    said on stderr, as a client would otherwise see a tool missing without a word."""
+    if not only:
+        return commands
+    for pattern in only:
+        if not any(fnmatch.fnmatchcase(name, pattern) for name in commands):
+            _say(f"--only {pattern} names no tool; the tools are named <package>__<command>")
+    return {
+        name: command
+        for name, command in commands.items()
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in only)
+    }
+
+
 def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     """URI → (name, description, file) for each package's APP.md and skills."""
     found: dict[str, tuple[str, str, Path]] = {}
@@ -600,12 +617,13 @@ def build_server(
     options: RunOptions | None = None,
     warm: WarmRuntime | None = None,
     strict: bool = False,
+    only: tuple[str, ...] = (),
 ) -> Server[Any]:
     """The server; with `warm`, Python packages run warm (warm.py), the rest cold; with `strict`,
     tools list OpenAI's strict form of their schemas (strict_schema)."""
     schema_of = strict_schema if strict else input_schema
     chosen = options or RunOptions()
-    commands = load_commands(roots, approve, chosen, warm)
+    commands = chosen_tools(load_commands(roots, approve, chosen, warm), only)
     documents = resources(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
@@ -709,11 +727,12 @@ async def serve(
     options: RunOptions | None = None,
     cold: bool = False,
     strict: bool = False,
+    only: tuple[str, ...] = (),
 ) -> None:
     """Serve on stdio until the client leaves; Python packages run warm unless `cold`."""
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
-        server = build_server(roots, approve, options, warm, strict)
+        server = build_server(roots, approve, options, warm, strict, only)
         # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
         wire = stack.enter_context(claimed_stdio())
         async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):

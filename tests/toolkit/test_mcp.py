@@ -937,3 +937,26 @@ def test_a_slow_call_holds_up_neither_pings_nor_other_calls(tmp_path: Path) -> N
         assert tool_text(await slow)["item"]["said"] == str(release)
 
     run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_only_serves_the_tools_it_names_and_says_a_pattern_naming_none(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+
+    async def scenario(session: ClientSession) -> None:
+        names = sorted(tool.name for tool in (await session.list_tools()).tools)
+        assert names == sorted(
+            ["agentic_notes__get", *(f"agentic_timer__{name}" for name in ("start", "list", "get"))]
+        )
+        refused = await session.call_tool("agentic_notes__add", {"title": "not served"})
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "NOT_FOUND"
+
+    only = ["--only", "agentic_notes__get", "--only", "agentic_timer__[slg]*t", "--only", "nothing_*"]
+    with log.open("w") as errlog:
+        run(
+            tmp_path,
+            scenario,
+            [*only, str(SUITE / "agentic-notes"), str(SUITE / "agentic-timer")],
+            errlog=errlog,
+        )
+    assert "agentapps mcp: --only nothing_* names no tool" in log.read_text()
