@@ -17,7 +17,8 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
-  mcp [OPTIONS] [--cold] [ROOT]...  serve the packages over MCP on stdio (mcp_server.py); Python
+  mcp [OPTIONS] [--cold] [--strict-schemas] [--only TOOL] [ROOT]...
+                                    serve the packages over MCP on stdio (mcp_server.py); Python
                                     packages run warm (warm.py) unless --cold
 
 OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
@@ -549,6 +550,8 @@ class McpRequest:
     approve: bool
     options: RunOptions
     cold: bool = False
+    strict: bool = False
+    only: tuple[str, ...] = ()
 
 
 _mcp_requests: list[McpRequest] = []
@@ -582,6 +585,23 @@ def mcp_command(
             "from the package's warm process (Python packages only; the result is the same).",
         ),
     ] = False,
+    strict_schemas: Annotated[
+        bool,
+        typer.Option(
+            "--strict-schemas",
+            help="List each tool's schema in OpenAI's strict form: every argument required, an "
+            "optional one nullable (null is not given). Without it, the form every client accepts.",
+        ),
+    ] = False,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--only",
+            metavar="TOOL",
+            help="Serve only the tools this names, a tool name or a pattern (agentic_to_do__*); "
+            "repeat for more. Without it, every command of every package.",
+        ),
+    ] = None,
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
@@ -594,6 +614,8 @@ def mcp_command(
         approve,
         RunOptions(timeout, max_output, tuple(check_names(env or []))),
         cold,
+        strict_schemas,
+        tuple(only or []),
     )
     _mcp_requests.append(request)
     return item_payload(
@@ -604,6 +626,8 @@ def mcp_command(
             "maxOutput": max_output,
             "env": list(request.options.env_names),
             "cold": cold,
+            "strictSchemas": strict_schemas,
+            "only": list(request.only),
         }
     )
 
@@ -664,7 +688,9 @@ def serve_mcp(request: McpRequest) -> None:
     from .mcp_server import serve
 
     try:
-        anyio.run(serve, request.roots, request.approve, request.options, request.cold)
+        anyio.run(
+            serve, request.roots, request.approve, request.options, request.cold, request.strict, request.only
+        )
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed the pipe: the session is over, and there is no one to tell.
         with contextlib.suppress(OSError, ValueError):

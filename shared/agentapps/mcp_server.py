@@ -28,6 +28,7 @@ optional extra: pip install -e ".[mcp]".
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import json
 import os
@@ -38,9 +39,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
+import anyio
+import anyio.to_thread
 from mcp import MCPError, types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
@@ -55,6 +58,7 @@ from .environment import package_environment
 from .errors import APP_FAILED
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
+from .mcp_wire import claimed_stdio
 from .package import Package
 from .runtime import RunOptions, RunTimedOut, invoke, run_and_relay
 from .suite import state_dir_for, state_overrides
@@ -73,6 +77,13 @@ STARTUP_DESCRIBE_TIMEOUT = 10.0
 MAX_TOOL_NAME = 64
 HASH_DIGITS = 8  # hex digits of the suffix that keeps a too-long or shared name unique
 MIN_PACKAGE_PART = 16  # a name cut to fit keeps at least this much of the package's part
+DESCRIBE = "describe"  # read at start-up for the schemas; not a tool, as tools/list says it all
+INSTRUCTIONS = (
+    "Each tool is one command of an Agent Applications package, named <package>__<command>. "
+    "Read a package's APP.md resource (agentapp://<package>/APP.md) before its first use: it says "
+    "what the app acts on. A tool marked destructive runs only with confirm: true, after the user "
+    "agreed. Leave out an argument you do not need (null also means not given)."
+)
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
 
 
@@ -114,7 +125,7 @@ def load_commands(
             _leave_out(root, "untrusted; start the server with --approve to serve it")
             continue
         packages.append(package)
-    described_packages = [package for package in packages if "describe" in package.manifest.commands]
+    described_packages = [package for package in packages if DESCRIBE in package.manifest.commands]
     bound = min(options.timeout, STARTUP_DESCRIBE_TIMEOUT)
     deadline = time.monotonic() + bound
     with ThreadPoolExecutor(max_workers=max(1, min(STARTUP_WORKERS, len(described_packages)))) as pool:
@@ -138,7 +149,9 @@ def load_commands(
             _leave_out(package.root, f"another package already serves {package.name} (the same slug)")
             continue
         for declared in manifest.commands:
-            if "describe" in manifest.commands and declared not in described:
+            if declared == DESCRIBE:
+                continue  # tools/list already says what describe would
+            if DESCRIBE in manifest.commands and declared not in described:
                 # The app's describe is its own word on what it runs: a tool for a command it does
                 # not know would fail every call. Left out, never silently.
                 _say(
@@ -343,6 +356,41 @@ def stdin_text(command: Command, arguments: dict[str, Any]) -> str | None:
 
 
 def input_schema(command: Command) -> dict[str, Any]:
+    """The tool's input schema as listed: the form every major client accepts (SCHEMA RULES in
+    tests/toolkit/test_mcp_schemas.py). No `additionalProperties` (google-genai's MCP adapter fails
+    on a boolean one and Gemini's OpenAPI form refuses the key), no empty `properties` or
+    `required` (refused by Gemini for an object). The server still refuses an unknown argument:
+    it checks each call against checked_schema."""
+    schema = checked_schema(command)
+    del schema["additionalProperties"]
+    for key in ("properties", "required"):
+        if not schema[key]:
+            del schema[key]
+    return schema
+
+
+def strict_schema(command: Command) -> dict[str, Any]:
+    """The form OpenAI's strict function calling takes (`--schemas strict`): every property
+    required, an optional one also `null` (which the server reads as not given), no other key."""
+    schema = checked_schema(command)
+    required = set(schema["required"])
+    schema["properties"] = {
+        name: prop if name in required else _nullable(prop) for name, prop in schema["properties"].items()
+    }
+    schema["required"] = list(schema["properties"])
+    return schema
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """The property, `null` also allowed (an enum lists it, or strict mode refuses the schema)."""
+    nullable = {**prop, "type": [prop["type"], "null"]}
+    if "enum" in prop:
+        nullable["enum"] = [*prop["enum"], None]
+    return nullable
+
+
+def checked_schema(command: Command) -> dict[str, Any]:
+    """The schema each call is checked against: an unknown argument is refused."""
     if command.description is None:
         properties: dict[str, Any] = {"args": ARGS_PROPERTY}
         required: list[str] = []
@@ -455,12 +503,29 @@ def lone_values_listed(command: Command, arguments: dict[str, Any]) -> dict[str,
     }
 
 
+def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments as the call means them: `null` is not given (a client converting the schema
+    to OpenAI's strict form sends it for each argument it leaves out), and a whole-number float
+    for an integer argument is that integer (`"limit": 5.0`, as JSON numbers are read by some
+    clients). Any other float for an integer is left to check_arguments to refuse."""
+    integers = {
+        name for name, prop in checked_schema(command)["properties"].items() if prop.get("type") == "integer"
+    }
+    return {
+        name: int(value)
+        if name in integers and isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+        else value
+        for name, value in arguments.items()
+        if value is not None
+    }
+
+
 def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
     """VALIDATION_ERROR naming the argument, when the call does not fit the tool's input schema
     (an unknown property, a list for a single value, a number for a string)."""
     from jsonschema import Draft202012Validator
 
-    schema = input_schema(command)
+    schema = checked_schema(command)
     for error in sorted(
         Draft202012Validator(schema).iter_errors(arguments), key=lambda error: list(error.path)
     ):
@@ -479,7 +544,7 @@ def call(
     command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
 ) -> types.CallToolResult:
     try:
-        arguments = lone_values_listed(command, arguments)
+        arguments = lone_values_listed(command, given_arguments(command, arguments))
         check_arguments(command, arguments)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
@@ -520,6 +585,22 @@ def call(
     )
 
 
+def chosen_tools(commands: dict[str, Command], only: tuple[str, ...]) -> dict[str, Command]:
+    """The tools --only names (shell-style patterns of tool names: `agentic_to_do__*` is one
+    package, `agentic_notes__get` one command); all without --only. A pattern naming no tool is
+    said on stderr, as a client would otherwise see a tool missing without a word."""
+    if not only:
+        return commands
+    for pattern in only:
+        if not any(fnmatch.fnmatchcase(name, pattern) for name in commands):
+            _say(f"--only {pattern} names no tool; the tools are named <package>__<command>")
+    return {
+        name: command
+        for name, command in commands.items()
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in only)
+    }
+
+
 def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     """URI → (name, description, file) for each package's APP.md and skills."""
     found: dict[str, tuple[str, str, Path]] = {}
@@ -546,10 +627,14 @@ def build_server(
     approve: bool = False,
     options: RunOptions | None = None,
     warm: WarmRuntime | None = None,
+    strict: bool = False,
+    only: tuple[str, ...] = (),
 ) -> Server[Any]:
-    """The server; with `warm`, Python packages run warm (warm.py), the rest cold."""
+    """The server; with `warm`, Python packages run warm (warm.py), the rest cold; with `strict`,
+    tools list OpenAI's strict form of their schemas (strict_schema)."""
+    schema_of = strict_schema if strict else input_schema
     chosen = options or RunOptions()
-    commands = load_commands(roots, approve, chosen, warm)
+    commands = chosen_tools(load_commands(roots, approve, chosen, warm), only)
     documents = resources(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
@@ -562,7 +647,7 @@ def build_server(
                     name=name,
                     title=f"{command.package.name} {command.name}",  # the command as the package names it
                     description=f"{command.package.manifest.name}: {summary}",
-                    input_schema=input_schema(command),
+                    input_schema=schema_of(command),
                     annotations=types.ToolAnnotations(
                         # Without describe nothing says a command only reads.
                         read_only_hint=command.description is not None and not described.get("mutatesState"),
@@ -586,7 +671,9 @@ def build_server(
                 )
             )
         try:
-            return call(command, dict(params.arguments or {}), chosen, warm)
+            # In a worker thread: the call waits on its own process, and the event loop goes on
+            # answering pings and other calls (each request is its own task in the SDK).
+            return await anyio.to_thread.run_sync(call, command, dict(params.arguments or {}), chosen, warm)
         except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
             return _error(
                 error_envelope(
@@ -616,8 +703,18 @@ def build_server(
             contents=[types.TextResourceContents(uri=uri, mime_type="text/markdown", text=text)]
         )
 
+    async def list_resource_templates(context: Any, params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])  # every resource is listed
+
+    async def list_prompts(context: Any, params: Any) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[])
+
     return Server(
         "agentapps",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        on_list_resource_templates=list_resource_templates,
+        on_list_prompts=list_prompts,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -625,13 +722,30 @@ def build_server(
     )
 
 
+def _version() -> str:
+    """The toolkit's version, for serverInfo (a client shows it; empty says nothing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agentic-applications-suite")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 async def serve(
-    roots: list[Path], approve: bool = False, options: RunOptions | None = None, cold: bool = False
+    roots: list[Path],
+    approve: bool = False,
+    options: RunOptions | None = None,
+    cold: bool = False,
+    strict: bool = False,
+    only: tuple[str, ...] = (),
 ) -> None:
     """Serve on stdio until the client leaves; Python packages run warm unless `cold`."""
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
-        server = build_server(roots, approve, options, warm)
+        server = build_server(roots, approve, options, warm, strict, only)
         _say_where_state_lives(roots)
-        async with stdio_server() as (read_stream, write_stream):
+        # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
+        wire = stack.enter_context(claimed_stdio())
+        async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())

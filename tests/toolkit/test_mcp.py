@@ -83,6 +83,7 @@ def test_tools_are_the_packages_commands_with_their_effects(tmp_path: Path) -> N
             f"{name.replace('-', '_')}__{command.replace(' ', '_')}"
             for name in PACKAGES
             for command in load_app_manifest(SUITE / name).commands
+            if command != "describe"  # tools/list says what describe would: not a tool
         ]
         assert sorted(tools) == sorted(declared)
         remove, add = tools["agentic_to_do__remove"], tools["agentic_to_do__add"]
@@ -274,7 +275,6 @@ def test_an_untrusted_package_is_served_only_with_approve(tmp_path: Path) -> Non
         assert [tool.name for tool in (await session.list_tools()).tools] == [
             "valid_package__list",
             "valid_package__remove",
-            "valid_package__describe",
         ]
 
     with log.open("w") as errlog:
@@ -559,7 +559,9 @@ def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_pa
     with log.open("w") as errlog:
         run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
     declared = load_app_manifest(package).commands
-    assert sorted(names) == sorted(f"agentic_timer__{name}" for name in declared if name != command)
+    assert sorted(names) == sorted(
+        f"agentic_timer__{name}" for name in declared if name not in (command, "describe")
+    )
     assert (
         f"agentapps mcp: {package}: `{command}` is declared in APP.md but its describe does not "
         f"list it, so it is not a tool; `agentapps check {package}` names the mismatch\n"
@@ -841,3 +843,136 @@ def test_the_toolkit_s_help_and_describe_list_mcp() -> None:
     described = json.loads(agentapps("describe").stdout)["item"]["commands"]
     [mcp] = [command for command in described if command["name"] == "mcp"]
     assert mcp["arguments"][0]["name"].lower().startswith("root")
+
+
+def test_null_is_not_given_and_a_whole_number_float_is_a_whole_number(tmp_path: Path) -> None:
+    """What a client converting the schemas to OpenAI's strict form sends: every argument, null
+    for those it leaves out; and 5.0 for 5, as some clients' JSON numbers are floats."""
+
+    async def scenario(session: ClientSession) -> None:
+        added = await session.call_tool(
+            "agentic_to_do__add",
+            {
+                "title": "a",
+                "description": None,
+                "due_at": None,
+                "tag": None,
+                "priority": None,
+                "repeat": None,
+            },
+        )
+        assert added.is_error is not True
+        assert tool_text(added)["item"]["dueAt"] is None
+        await session.call_tool("agentic_to_do__add", {"title": "b"})
+        listed = tool_text(await session.call_tool("agentic_to_do__list", {"limit": 1.0, "status": None}))
+        assert [item["title"] for item in listed["items"]] == ["a"]
+        refused = await session.call_tool("agentic_to_do__list", {"limit": 1.5})
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "VALIDATION_ERROR"
+        assert refused.structured_content["error"]["message"] == "limit: 1.5 is not of type 'integer'."
+        still_required = await session.call_tool("agentic_to_do__add", {"title": None})
+        assert still_required.structured_content is not None
+        assert still_required.structured_content["error"]["code"] == "VALIDATION_ERROR"
+        assert tool_text(await session.call_tool("agentic_to_do__list", {}))["count"] == 2
+
+    run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])
+
+
+def test_the_server_names_its_version_and_instructions_and_answers_every_list(tmp_path: Path) -> None:
+    """Clients such as Cline show a server as failed when a list it may ask for is not found."""
+
+    async def scenario(session: ClientSession) -> None:
+        assert (await session.list_prompts()).prompts == []
+        assert (await session.list_resource_templates()).resource_templates == []
+        assert len((await session.list_resources()).resources) > 0
+
+    async def main() -> None:
+        server = StdioServerParameters(
+            command=str(Path(sys.executable).parent / "agentapps"),
+            args=["mcp", str(SUITE / "agentic-to-do")],
+            env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+        )
+        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+            hello = await session.initialize()
+            assert hello.server_info.name == "agentapps"
+            assert re.fullmatch(r"\d+\.\d+\.\d+.*", hello.server_info.version)
+            assert hello.instructions is not None
+            assert "confirm: true" in hello.instructions
+            await asyncio.wait_for(scenario(session), timeout=120)
+
+    asyncio.run(main())
+
+
+def test_strict_schemas_list_every_argument_as_required_and_nullable(tmp_path: Path) -> None:
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        add = tools["agentic_to_do__add"].input_schema
+        assert add["additionalProperties"] is False
+        assert sorted(add["required"]) == sorted(add["properties"])
+        assert add["properties"]["title"]["type"] == "string"
+        assert add["properties"]["priority"]["type"] == ["string", "null"]
+        assert add["properties"]["priority"]["enum"][-1] is None
+        everything = {name: None for name in add["properties"]} | {"title": "strict"}
+        assert (
+            tool_text(await session.call_tool("agentic_to_do__add", everything))["item"]["title"] == "strict"
+        )
+
+    run(tmp_path, scenario, ["--strict-schemas", str(SUITE / "agentic-to-do")])
+
+
+WAITS_CLI = """import json, pathlib, sys
+if sys.argv[1] == "wait":  # until the test lets it go: a call as slow as the test wants
+    while not pathlib.Path(sys.argv[-1]).exists():
+        pass
+print(json.dumps({"ok": True, "command": sys.argv[1], "item": {"said": sys.argv[-1]}}))
+"""
+
+
+def test_a_slow_call_holds_up_neither_pings_nor_other_calls(tmp_path: Path) -> None:
+    """A call that has not ended yet: a ping and another call are answered meanwhile; the slow
+    one then ends with its own answer."""
+    package = tmp_path / "waits"
+    (package / "app").mkdir(parents=True)
+    shutil.copy(FIXTURES / "command-paths" / "APP.md", package / "APP.md")
+    app_md = (package / "APP.md").read_text()
+    app_md = app_md.replace("slug: command-paths", "slug: waits").replace(
+        "  - items add\n  - items list\n  - items remove\n", "  - wait\n  - now\n"
+    )
+    (package / "APP.md").write_text(app_md.replace("confirmationRequired:\n  - items remove\n", ""))
+    shutil.copytree(FIXTURES / "command-paths" / "skills", package / "skills")
+    (package / "app" / "cli.py").write_text(WAITS_CLI)
+    release = tmp_path / "release"
+
+    async def scenario(session: ClientSession) -> None:
+        slow = asyncio.ensure_future(session.call_tool("waits__wait", {"args": [str(release)]}))
+        await session.send_ping()
+        quick = await session.call_tool("waits__now", {"args": ["meanwhile"]})
+        assert tool_text(quick)["item"]["said"] == "meanwhile"
+        assert not slow.done()
+        release.touch()
+        assert tool_text(await slow)["item"]["said"] == str(release)
+
+    run(tmp_path, scenario, ["--approve", str(package)])
+
+
+def test_only_serves_the_tools_it_names_and_says_a_pattern_naming_none(tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+
+    async def scenario(session: ClientSession) -> None:
+        names = sorted(tool.name for tool in (await session.list_tools()).tools)
+        assert names == sorted(
+            ["agentic_notes__get", *(f"agentic_timer__{name}" for name in ("start", "list", "get"))]
+        )
+        refused = await session.call_tool("agentic_notes__add", {"title": "not served"})
+        assert refused.structured_content is not None
+        assert refused.structured_content["error"]["code"] == "NOT_FOUND"
+
+    only = ["--only", "agentic_notes__get", "--only", "agentic_timer__[slg]*t", "--only", "nothing_*"]
+    with log.open("w") as errlog:
+        run(
+            tmp_path,
+            scenario,
+            [*only, str(SUITE / "agentic-notes"), str(SUITE / "agentic-timer")],
+            errlog=errlog,
+        )
+    assert "agentapps mcp: --only nothing_* names no tool" in log.read_text()

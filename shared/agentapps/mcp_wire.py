@@ -1,0 +1,180 @@
+"""The stdio wire of `agentapps mcp`: each line the client sends is read here first, as the suite
+reads JSON everywhere else, before the SDK sees it. A line that cannot be read — not JSON, a batch
+(the protocol has none since 2025-06-18), a repeated key (which the SDK would read last-wins), a
+string with a lone surrogate, a number of more than MAX_DIGITS digits, nesting deeper than
+MAX_DEPTH — gets a JSON-RPC error at once, where the protocol allows one (a request, or a line
+whose id cannot be told), and is never passed on: the SDK would drop it without a reply and the
+client would wait forever."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager, suppress
+from io import TextIOWrapper
+from typing import Any
+
+import anyio
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+MAX_DEPTH = 64  # no tool argument nests so deep; a 1,000-deep array would exhaust the SDK's parser
+MAX_DIGITS = 100  # a longer number is no id, count or limit; int() refuses 4,300 digits anyway
+
+
+class _Unreadable(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Unreadable(f"the key {key!r} is given twice")
+        seen[key] = value
+    return seen
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if len(text) > MAX_DIGITS or not math.isfinite(value):
+        raise _Unreadable(f"the number {text[:20]}… is too large or too long")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Unreadable(f"{text} is not JSON")
+
+
+def _check(value: Any, depth: int = 0) -> None:
+    """Nesting and text as the suite accepts them: MAX_DEPTH levels, every string UTF-8."""
+    if depth > MAX_DEPTH:
+        raise _Unreadable(f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise _Unreadable("a string holds a lone surrogate (\\ud800-\\udfff), not text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check(key, depth + 1)
+            _check(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check(item, depth + 1)
+
+
+def _id(message: Any) -> str | int | None:
+    found = message.get("id") if isinstance(message, dict) else None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
+
+
+def refusal(line: str) -> dict[str, Any] | None:
+    """The JSON-RPC error answering a line that cannot be read; None for a readable line. A
+    notification that cannot be read is refused with no answer (the protocol allows none): the
+    `error` then has the id None and a `"silent": True` the caller does not send."""
+    from mcp_types import jsonrpc_message_adapter
+
+    if not line.strip():
+        return {"silent": True}
+    try:
+        message = json.loads(
+            line, object_pairs_hook=_pairs, parse_int=_integer, parse_float=_float, parse_constant=_constant
+        )
+    except _Unreadable as error:
+        said = _lenient(line)  # read as any JSON reader would, only to tell its id
+        silent = isinstance(said, dict) and "id" not in said
+        return _answer(_id(said), INVALID_REQUEST, f"Invalid request: {error}.", silent)
+    except (ValueError, RecursionError) as error:
+        return _answer(None, PARSE_ERROR, f"Parse error: {type(error).__name__}: {str(error)[:200]}")
+    if isinstance(message, list):
+        return _answer(None, INVALID_REQUEST, "Invalid request: a batch; send each message on its own line.")
+    if not isinstance(message, dict):
+        return _answer(None, INVALID_REQUEST, "Invalid request: a message is a JSON object.")
+    try:
+        _check(message)
+        jsonrpc_message_adapter.validate_python(message, by_name=False)
+    except _Unreadable as error:
+        return _answer(_id(message), INVALID_REQUEST, f"Invalid request: {error}.", "id" not in message)
+    except ValueError as error:  # pydantic's ValidationError: not a JSON-RPC message of the protocol
+        first = str(error).splitlines()
+        said = first[0] if first else "not a JSON-RPC message"
+        return _answer(_id(message), INVALID_REQUEST, f"Invalid request: {said}.", "id" not in message)
+    return None
+
+
+def _lenient(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _answer(id_: str | int | None, code: int, message: str, silent: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
+    return {**answer, "silent": True} if silent else answer
+
+
+class Wire:
+    """The client's lines, the unreadable ones answered on stdout and held back; and stdout,
+    one whole line per write (the SDK's writer and these answers never interleave)."""
+
+    def __init__(self, stdin: Any, stdout: Any) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+        self._lock = anyio.Lock()
+
+    async def write(self, text: str) -> None:
+        async with self._lock:
+            await self._stdout.write(text)
+
+    async def flush(self) -> None:
+        async with self._lock:
+            await self._stdout.flush()
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        async for line in self._stdin:
+            answer = refusal(line)
+            if answer is None:
+                yield line
+            elif not answer.pop("silent", False):
+                async with self._lock:
+                    await self._stdout.write(json.dumps(answer) + "\n")
+                    await self._stdout.flush()
+
+
+@contextmanager
+def claimed_stdio() -> Iterator[Wire]:
+    """The protocol's stdin and stdout on private descriptors, fd 0 then reading the null device
+    and fd 1 writing to stderr, as the SDK's stdio transport does: a package's stray read or
+    output never touches the protocol. Both are put back on exit."""
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    sys.stdout.flush()
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    reader = TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace")
+    writer = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
+    try:
+        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer))
+    finally:
+        with suppress(OSError):  # the client has gone: nothing left to say
+            writer.flush()
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        os.close(wire_in)
+        os.close(wire_out)

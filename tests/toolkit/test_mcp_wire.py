@@ -1,0 +1,84 @@
+"""`agentapps mcp` answers every line it cannot read with a JSON-RPC error (where the protocol
+allows an answer) instead of dropping it, and refuses a repeated key in a tool's arguments;
+driven over a real pipe, as a client writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentapps.mcp_wire import INVALID_REQUEST, PARSE_ERROR, refusal
+from tests.toolkit.conftest import SUITE
+
+HELLO = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+CALL = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "agentic_to_do__add", '
+
+PING = '{"jsonrpc": "2.0", "id": %d, "method": "ping", "params": {"x": %s}}'
+UNREADABLE = {
+    "not-json": ("{nope", None, PARSE_ERROR),
+    "batch": (json.dumps([{"jsonrpc": "2.0", "id": 3, "method": "ping"}]), None, INVALID_REQUEST),
+    "lone-surrogate": (PING % (4, '"\\ud800"'), 4, INVALID_REQUEST),
+    "deep": (PING % (5, "[" * 1000 + "]" * 1000), None, None),
+    "long-number": (PING % (6, "9" * 5000), None, INVALID_REQUEST),
+    "repeated-argument": (CALL + '"arguments": {"title": "a", "title": "b"}}}', 7, INVALID_REQUEST),
+    "not-a-message": ('{"jsonrpc": "2.0", "id": 8}', 8, INVALID_REQUEST),
+    "infinity": (PING % (9, "1e999"), 9, INVALID_REQUEST),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_each_unreadable_line_gets_an_error_with_its_id_when_it_can_be_told(name: str) -> None:
+    line, id_, code = UNREADABLE[name]
+    answer = refusal(line)
+    assert answer is not None
+    assert "silent" not in answer
+    assert answer["jsonrpc"] == "2.0"
+    assert answer["id"] == id_
+    if code is not None:
+        assert answer["error"]["code"] == code
+    else:  # too deep: refused as unparseable or as invalid, never passed on
+        assert answer["error"]["code"] in (PARSE_ERROR, INVALID_REQUEST)
+    assert answer["error"]["message"]
+
+
+def test_a_readable_line_is_passed_on_and_a_bad_notification_gets_no_answer() -> None:
+    assert refusal(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})) is None
+    assert refusal(CALL + '"arguments": {"title": "a"}}}') is None
+    assert refusal('{"jsonrpc": "2.0", "method": "notifications/x", "params": {"a": 1, "a": 2}}') == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": INVALID_REQUEST, "message": "Invalid request: the key 'a' is given twice."},
+        "silent": True,
+    }
+
+
+def exchange(tmp_path: Path, lines: list[str]) -> list[dict[str, Any]]:
+    """The server's answers to the lines, sent after initialize, one line each."""
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+    )
+    opening = [
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HELLO}),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+    closing = [json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
+        "name": "agentic_to_do__list", "arguments": {}}})]  # fmt: skip
+    out, _ = server.communicate(("\n".join([*opening, *lines, *closing]) + "\n").encode(), timeout=120)
+    return [json.loads(line) for line in out.decode().splitlines()][1:]
+
+
+def test_over_the_pipe_every_unreadable_request_is_answered_and_changes_nothing(tmp_path: Path) -> None:
+    lines = [UNREADABLE[name][0] for name in sorted(UNREADABLE)]
+    answers = exchange(tmp_path, lines)
+    assert len(answers) == len(lines) + 1  # one answer each, then the closing list's
+    assert all("error" in answer for answer in answers[:-1])
+    assert json.loads(answers[-1]["result"]["content"][0]["text"])["count"] == 0  # no add ran
