@@ -200,7 +200,9 @@ def test_activation_is_resources_the_body_and_the_skills(tmp_path: Path) -> None
 
 def test_the_readme_configuration_starts_a_working_server(tmp_path: Path) -> None:
     readme = (SUITE / "README.md").read_text().split("## Plug the apps into an agent", 1)[1]
-    [block] = re.findall(r"```json\n(.*?)```", readme.split("\n## ", 1)[0], flags=re.DOTALL)
+    # The checkout's configuration (the installed one, by uvx, is tests/toolkit/test_install.py's).
+    blocks = re.findall(r"```json\n(.*?)```", readme.split("\n## ", 1)[0], flags=re.DOTALL)
+    [block] = [block for block in blocks if "/path/to/suite" in block]
     entry = json.loads(
         block.replace("/path/to/suite", str(SUITE)).replace("/path/to/your/state", str(tmp_path))
     )
