@@ -76,14 +76,32 @@ def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> dict[tuple[s
     }
 
 
-def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime) -> None:
-    """Identity, proven: every step of every scenario, through a cold process and through a child
-    of the warm one, passes and gives the same exit status, stdout and stderr."""
-    scenarios = [load_scenario(path) for path in scenario_files(SCENARIOS)]
-    assert len(scenarios) >= 150
+# The identity test in slices, each its own test, so the slices run on every core (xdist); every
+# sixth scenario, so each slice holds as many scenarios of each package.
+SLICES = 6
+
+
+def scenario_slice(number: int) -> list[Scenario]:
+    return [load_scenario(path) for path in scenario_files(SCENARIOS)[number::SLICES]]
+
+
+def test_the_slices_hold_every_scenario_once() -> None:
+    files = scenario_files(SCENARIOS)
+    sliced = [scenario.path for number in range(SLICES) for scenario in scenario_slice(number)]
+    assert sorted(sliced) == sorted(files)
+    assert len(sliced) == len(set(sliced)) >= 150
+    assert sum(len(load_scenario(path).steps) for path in files) >= 800
+
+
+@pytest.mark.parametrize("number", range(SLICES))
+def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime, number: int) -> None:
+    """Identity, proven: every step of every scenario (this slice of them), through a cold process
+    and through a child of the warm one, passes and gives the same exit status, stdout and stderr."""
+    scenarios = scenario_slice(number)
+    assert len(scenarios) >= 150 // SLICES
     cold = replay_recorded(scenarios, builtin_runtime())
     hot = replay_recorded(scenarios, builtin_runtime(warm=warm))
-    assert len(hot) == sum(len(scenario.steps) for scenario in scenarios) >= 800
+    assert len(hot) == sum(len(scenario.steps) for scenario in scenarios) >= 800 // SLICES
     assert cold.keys() == hot.keys()
     differing = [key for key in cold if cold[key] != hot[key]]
     assert not differing, [(key, cold[key], hot[key]) for key in differing[:3]]
