@@ -85,6 +85,7 @@ class _Server:
     process: subprocess.Popen[bytes]
     control: socket.socket
     send_lock: threading.Lock = field(default_factory=threading.Lock)
+    ready: bool = False  # it said `R`: its imports are done and it serves calls
 
     def alive(self) -> bool:
         """Not exited, and its end of the control socket not closed: a warm process that is dying
@@ -183,6 +184,10 @@ class WarmRuntime:
         with slot.lock:
             if slot.cold:
                 return None
+            if slot.server is not None and not slot.server.ready:
+                # Still starting when an earlier call gave up waiting: serve warm only once it is
+                # ready; until then every call runs cold, never waiting for it.
+                return self._ready(slot, slot.server, 0.0, deadline)
             if slot.server is not None and slot.server.alive():
                 return slot.server
             if slot.server is not None:
@@ -215,27 +220,36 @@ class WarmRuntime:
             finally:
                 theirs.close()
             server = _Server(process, ours)
-            try:
-                ours.settimeout(max(deadline - time.monotonic(), 0.001))
-                ready = ours.recv(1)
-            except TimeoutError:
-                server.stop()  # still importing at the deadline: the call is over, and so is it
-                raise TimedOut from None
-            except OSError:
-                ready = b""
-            if ready != b"R":
-                # Killed from outside while it started (a signal: the shell says 128+N, or dies of
-                # it) is no verdict on the package: this call runs cold, the next starts one
-                # again. One that ended on its own (no pidfd, say) leaves the package cold.
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(max(min(deadline - time.monotonic(), 1.0), 0.001))
-                status = process.returncode
-                server.stop()
-                slot.cold = status is None or 0 <= status <= 128
-                return None
-            ours.settimeout(None)
             slot.server = server
-            return server
+            # A call waits for the imports half its time at most, then runs cold: a package whose
+            # rarely used command imports something slow is served as cold serves it meanwhile.
+            return self._ready(slot, server, max((deadline - time.monotonic()) / 2, 0.001), deadline)
+
+    @staticmethod
+    def _ready(slot: _Slot, server: _Server, wait: float, deadline: float) -> _Server | None:
+        """The server once it has said `R` within `wait` seconds (0: only if it has already);
+        None when it has not yet (it goes on starting) or has died starting."""
+        try:
+            server.control.settimeout(wait if wait > 0 else 0.0)
+            ready = server.control.recv(1)
+        except (TimeoutError, BlockingIOError):
+            return None  # still importing: this call runs cold, a later one finds it ready
+        except OSError:
+            ready = b""
+        if ready != b"R":
+            # Killed from outside while it started (a signal: the shell says 128+N, or dies of
+            # it) is no verdict on the package: this call runs cold, the next starts one
+            # again. One that ended on its own (no pidfd, say) leaves the package cold.
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                server.process.wait(max(min(deadline - time.monotonic(), 1.0), 0.001))
+            status = server.process.returncode
+            server.stop()
+            slot.server = None
+            slot.cold = status is None or 0 <= status <= 128
+            return None
+        server.control.settimeout(None)
+        server.ready = True
+        return server
 
     def _send(
         self,

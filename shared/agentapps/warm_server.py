@@ -30,6 +30,7 @@ import importlib.machinery
 import io
 import json
 import os
+import random
 import select
 import signal
 import socket
@@ -37,6 +38,7 @@ import struct
 import sys
 import threading
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -56,17 +58,61 @@ def main() -> None:
     control = socket.socket(fileno=control_fd)
     if not hasattr(os, "pidfd_open"):
         return  # it cannot wait for several children at once: the runtime runs this package cold
-    preimport(script_path)
+    unseeded = preimport(script_path)
+    loaded = _module_files()
     control.sendall(b"R")
-    serve(control, script, script_path, environ, handlers, mask)
+    serve(control, script, script_path, environ, handlers, mask, loaded, unseeded)
 
 
-def preimport(script_path: str) -> None:
+def preimport(script_path: str) -> weakref.WeakSet[random.Random]:
     """Import every module the script names in an import statement, and every module that the
     package's own modules (those in the script's folder) name anywhere in them, function bodies
     included: a lazy import, cheap for a cold run that does not need it (a writer's filelock), is
     paid here once instead of in every call's child. Nothing is run but imports; a failure is the
-    child's to meet, exactly as a cold run would."""
+    child's to meet, exactly as a cold run would.
+
+    Returns the random.Random instances these imports made without a seed (or last seeded with
+    none): a cold run draws fresh ones, so every call's child reseeds them (one seeded with a
+    value keeps the state that value gave it, as it would cold)."""
+    unseeded: weakref.WeakSet[random.Random] = weakref.WeakSet()
+    seed = random.Random.seed
+
+    def recording_seed(self: random.Random, a: Any = None, version: int = 2) -> None:
+        (unseeded.add if a is None else unseeded.discard)(self)
+        seed(self, a, version)
+
+    random.Random.seed = recording_seed  # type: ignore[method-assign]
+    try:
+        _import_all(script_path)
+    finally:
+        random.Random.seed = seed  # type: ignore[method-assign]
+    return unseeded
+
+
+def _module_files() -> dict[str, tuple[int, int, int]]:
+    """Each imported module's file and its (size, mtime, inode): a change on disk (an upgrade, a
+    pull, a sync) makes this process stale."""
+    found: dict[str, tuple[int, int, int]] = {}
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str):
+            found[file] = _signature(file)
+    return found
+
+
+def _signature(file: str) -> tuple[int, int, int]:
+    try:
+        info = os.stat(file)
+    except OSError:
+        return (-1, -1, -1)
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+def _stale(loaded: dict[str, tuple[int, int, int]]) -> bool:
+    return any(_signature(file) != signature for file, signature in loaded.items())
+
+
+def _import_all(script_path: str) -> None:
     folder = os.path.dirname(os.path.realpath(script_path)) + os.sep
     walked: set[str] = set()
     pending: list[tuple[str, str | None]] = [(script_path, None)]
@@ -117,6 +163,8 @@ def serve(
     environ: dict[str, str],
     handlers: dict[int, object],
     mask: set[int],
+    loaded: dict[str, tuple[int, int, int]],
+    unseeded: weakref.WeakSet[random.Random],
 ) -> None:
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
@@ -139,13 +187,19 @@ def serve(
                 for fd in fds:
                     os.close(fd)
                 continue
+            if _stale(loaded):
+                # A module file changed since it was imported: a cold run would load the new one.
+                # Ending before the call's child starts hands the call to a new warm process.
+                return
             pid = os.fork()
             if pid == 0:
                 control.close()
                 for pidfd in relays:
                     os.close(pidfd)
                 call = socket.socket(fileno=fds[0])
-                start = functools.partial(child, call, fds[1:], script, script_path, environ, handlers, mask)
+                start = functools.partial(
+                    child, call, fds[1:], script, script_path, environ, handlers, mask, unseeded
+                )
                 relay(call, fds[1:], start)
             # The call is the relay's now: this process keeps nothing of it, so its own death
             # (killed between or during calls) cannot end a call that has started, nor hide how
@@ -223,6 +277,7 @@ def child(
     environ: dict[str, str],
     handlers: dict[int, object],
     mask: set[int],
+    unseeded: weakref.WeakSet[random.Random],
 ) -> None:
     """The forked child: become a cold process of this call, run the script, exit. Never returns."""
     try:
@@ -243,6 +298,8 @@ def child(
                 signal.signal(number, handler)  # type: ignore[arg-type]
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _fresh_stdio()
+        for generator in list(unseeded):  # random's own is reseeded at fork by random itself
+            generator.seed()
         sys.argv = [script, *request["args"]]
         sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
     except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run
@@ -329,7 +386,8 @@ def _exit_status(code: object) -> int:
     if code is None:
         return 0
     if isinstance(code, int):
-        return code & 0xFF
+        # As the interpreter: the code as a C long, and -1 (so 255) for one past a C long's range.
+        return code & 0xFF if -sys.maxsize - 1 <= code <= sys.maxsize else 0xFF
     with contextlib.suppress(Exception):
         print(code, file=sys.stderr)
     return 1

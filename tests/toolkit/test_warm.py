@@ -570,3 +570,87 @@ def test_mcp_gives_the_same_tool_results_warm_and_cold(tmp_path: Path) -> None:
     warm_results = asyncio.run(results())
     assert warm_results == asyncio.run(results("--cold"))
     assert [is_error for is_error, _ in warm_results] == [False, False, False, True]
+
+
+def test_a_changed_package_file_is_served_as_cold_serves_it(tmp_path: Path, warm: WarmRuntime) -> None:
+    """Reproduced: after an upgrade the warm process kept the old module under the new cli.py,
+    INTERNAL_ERROR (AttributeError) warm, success cold."""
+    package = python_package(
+        tmp_path, 'import helper\nprint(\'{"ok": true, "v": %d}\' % helper.VERSION)\n', module="VERSION = 1\n"
+    )
+    cold, hot = both(package, ["echo"], warm)
+    same(cold, hot)
+    first = warm_process(package.root)
+    (package.root / "app" / "helper.py").write_text("VERSION = 2\ndef new():\n    return 2\n")
+    (package.root / "app" / "cli.py").write_text(
+        'import helper\nprint(\'{"ok": true, "v": %d}\' % helper.new())\n'
+    )
+    cold, hot = both(package, ["echo"], warm)
+    same(cold, hot)
+    assert json.loads(hot.stdout) == {"ok": True, "v": 2}
+    assert warm_process(package.root) != first  # a new warm process, with the new modules
+
+
+def test_a_generator_made_without_a_seed_is_fresh_in_every_call(tmp_path: Path, warm: WarmRuntime) -> None:
+    """Reproduced: a module-level random.Random() gave the same value on every warm call. One
+    seeded with a value gives that value's sequence, warm as cold."""
+    package = python_package(
+        tmp_path,
+        'import helper\nprint(\'{"ok": true, "fresh": %d, "seeded": %d}\' % helper.draw())\n',
+        module="""
+            import random
+            fresh, seeded = random.Random(), random.Random(42)
+            def draw():
+                return fresh.getrandbits(60), seeded.getrandbits(60)
+            """,
+    )
+    cold = invoke(package, ["echo"]).document
+    answers = [invoke(package, ["echo"], warm=warm).document for _ in range(3)]
+    assert len({answer["fresh"] for answer in answers}) == 3
+    assert {answer["seeded"] for answer in answers} == {cold["seeded"]}
+
+
+@pytest.mark.parametrize(
+    "code", ["2**63", "2**63 - 1", "-2**63", "-2**63 - 1", "2**64 + 3", "256", "True", "-1"]
+)
+def test_an_exit_code_of_any_size_is_the_status_a_cold_run_gives(
+    tmp_path: Path, warm: WarmRuntime, code: str
+) -> None:
+    """Reproduced: sys.exit(2**63) was exit 0 warm, 255 cold."""
+    package = python_package(tmp_path, f"import sys\nsys.exit({code})\n")
+    cold, hot = both(package, ["echo"], warm)
+    same(cold, hot)
+
+
+def test_a_package_whose_warm_start_is_slow_runs_cold_until_it_is_ready(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Reproduced: a command that lazily imports something slow made the warm process's start
+    (which imports it) outlast start-up's describe, and the package was dropped; cold served it.
+    Here the warm start waits on a file the test holds back: the call meanwhile runs cold, within
+    its timeout, and once the warm process is ready the calls are served by it."""
+    gate = tmp_path / "let-it-start"
+    package = python_package(
+        tmp_path,
+        """
+        import os, sys
+        print('{"ok": true, "warm": %s}' % ("true" if "helper" in sys.modules else "false"))
+        def rarely_used():
+            import helper
+        """,
+        module=f"""
+            import pathlib, time
+            while not pathlib.Path({str(gate)!r}).exists():  # a slow import, for as long as the test says
+                time.sleep(0.01)
+            """,
+    )
+    answer = invoke(package, ["echo"], warm=warm, timeout=4.0)
+    assert (answer.ok, answer.document) == (True, {"ok": True, "warm": False})  # served cold
+    gate.touch()
+    # Once ready (it is released now), the warm process serves: its child has helper imported.
+    # Each call until then is cold and answers the same; none waits for the warm process.
+    served = []
+    while len(served) < 500 and {"ok": True, "warm": True} not in served:
+        served.append(invoke(package, ["echo"], warm=warm).document)
+    assert served[-1] == {"ok": True, "warm": True}
+    assert set(map(json.dumps, served[:-1])) <= {json.dumps({"ok": True, "warm": False})}
