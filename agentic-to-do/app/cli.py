@@ -399,10 +399,12 @@ def import_items(
     ],
 ) -> Payload:
     """Restore an export into an empty list (same ids), or add its items with new ids; all or
-    none. The answer is bounded: the count and at most IDS_SHOWN of the old → new ids."""
+    none. The answer is bounded: the count and at most 100 of the old → new ids."""
     text = read_text_source("--file", file, max_bytes=MAX_STATE_BYTES)
+    moment = Moment()
     with store().transaction() as state:
-        items, next_id = transfer.parse_export("--file", text, timestamp())
+        # Timestamps after the clock are refused: the clock is read under the lock (clock.Moment).
+        items, next_id = transfer.parse_export("--file", text, moment.stamp())
         mapping, restored = transfer.import_items(state, items, next_id)
     shown = dict(list(mapping.items())[: transfer.IDS_SHOWN])
     answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
