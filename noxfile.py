@@ -1,5 +1,5 @@
 """Every task of the suite. `nox` runs the whole test suite on the Python that runs nox, the
-contract and scenario tests on every other supported Python, lint, typecheck and check; see README
+contract and scenario tests on every other supported Python, lint, typecheck, check and docs; see README
 for the rest."""
 
 from __future__ import annotations

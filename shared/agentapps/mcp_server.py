@@ -746,6 +746,8 @@ async def serve(
         server = build_server(roots, approve, options, warm, strict, only)
         _say_where_state_lives(roots)
         # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
-        wire = stack.enter_context(claimed_stdio())
+        # At the client's end of input, calls already made are answered: they take at most the
+        # run's timeout, and a warm call's wait for its process at most as long again.
+        wire = stack.enter_context(claimed_stdio(drain_seconds=2 * (options or RunOptions()).timeout + 5))
         async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -127,16 +127,24 @@ def _answer(id_: str | int | None, code: int, message: str, silent: bool = False
 
 class Wire:
     """The client's lines, the unreadable ones answered on stdout and held back; and stdout,
-    one whole line per write (the SDK's writer and these answers never interleave)."""
+    one whole line per write (the SDK's writer and these answers never interleave).
 
-    def __init__(self, stdin: Any, stdout: Any) -> None:
+    At the end of the client's input the wire waits, up to `drain_seconds`, for an answer to
+    every request it passed on (a cancelled one excepted): a client may close its side as soon
+    as it has written, and a call already made is still answered, not cut off."""
+
+    def __init__(self, stdin: Any, stdout: Any, drain_seconds: float = 0.0) -> None:
         self._stdin = stdin
         self._stdout = stdout
         self._lock = anyio.Lock()
+        self.drain_seconds = drain_seconds
+        self._pending: set[str] = set()  # the ids of requests passed on and not yet answered
+        self._answered = anyio.Event()
 
     async def write(self, text: str) -> None:
         async with self._lock:
             await self._stdout.write(text)
+        self._settle(_lenient(text), "id")
 
     async def flush(self) -> None:
         async with self._lock:
@@ -149,15 +157,33 @@ class Wire:
         async for line in self._stdin:
             answer = refusal(line)
             if answer is None:
+                self._track(_lenient(line))
                 yield line
             elif not answer.pop("silent", False):
                 async with self._lock:
                     await self._stdout.write(json.dumps(answer) + "\n")
                     await self._stdout.flush()
+        with anyio.move_on_after(self.drain_seconds):
+            while self._pending:
+                await self._answered.wait()
+                self._answered = anyio.Event()
+
+    def _track(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            return
+        if "method" in message and "id" in message:
+            self._pending.add(json.dumps(message["id"]))
+        elif message.get("method") == "notifications/cancelled":
+            self._settle(message.get("params"), "requestId")  # a cancelled request gets no answer
+
+    def _settle(self, message: Any, key: str) -> None:
+        if isinstance(message, dict) and key in message:
+            self._pending.discard(json.dumps(message[key]))
+            self._answered.set()
 
 
 @contextmanager
-def claimed_stdio() -> Iterator[Wire]:
+def claimed_stdio(drain_seconds: float = 0.0) -> Iterator[Wire]:
     """The protocol's stdin and stdout on private descriptors, fd 0 then reading the null device
     and fd 1 writing to stderr, as the SDK's stdio transport does: a package's stray read or
     output never touches the protocol. Both are put back on exit."""
@@ -170,7 +196,7 @@ def claimed_stdio() -> Iterator[Wire]:
     reader = TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace")
     writer = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
     try:
-        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer))
+        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer), drain_seconds)
     finally:
         with suppress(OSError):  # the client has gone: nothing left to say
             writer.flush()

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -649,7 +649,7 @@ def test_a_package_whose_warm_start_is_slow_runs_cold_until_it_is_ready(
     gate.touch()
     # Once ready (it is released now), the warm process serves: its child has helper imported.
     # Each call until then is cold and answers the same; none waits for the warm process.
-    served = []
+    served: list[Any] = []
     while len(served) < 500 and {"ok": True, "warm": True} not in served:
         served.append(invoke(package, ["echo"], warm=warm).document)
     assert served[-1] == {"ok": True, "warm": True}

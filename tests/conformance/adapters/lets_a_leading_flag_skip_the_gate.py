@@ -13,10 +13,12 @@ from agentapps.manifest import AppManifest
 from agentic_kit import runner
 
 
-def gate_after_the_first_argument(args: Sequence[str], manifest: AppManifest, approved: bool) -> None:
+def gate_after_the_first_argument(
+    args: Sequence[str], manifest: AppManifest, approved: bool, approved_call: str | None = None
+) -> None:
     if args and args[0].startswith("-"):
         return  # the flaw: no command word first, so no command is gated
-    gates.require_confirmation(args, manifest, approved)
+    gates.require_confirmation(args, manifest, approved, approved_call)
 
 
 def main(argv: list[str]) -> int:
