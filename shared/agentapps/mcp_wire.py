@@ -88,6 +88,10 @@ def refusal(line: str) -> dict[str, Any] | None:
     if not line.strip():
         return {"silent": True}
     try:
+        line.encode("utf-8")  # the wire decodes with surrogateescape: a byte not UTF-8 shows here
+    except UnicodeEncodeError:
+        return _answer(None, PARSE_ERROR, "Parse error: the line is not UTF-8 text.")
+    try:
         message = json.loads(
             line, object_pairs_hook=_pairs, parse_int=_integer, parse_float=_float, parse_constant=_constant
         )
@@ -95,12 +99,16 @@ def refusal(line: str) -> dict[str, Any] | None:
         said = _lenient(line)  # read as any JSON reader would, only to tell its id
         silent = isinstance(said, dict) and "id" not in said
         return _answer(_id(said), INVALID_REQUEST, f"Invalid request: {error}.", silent)
-    except (ValueError, RecursionError) as error:
+    except RecursionError:
+        return _answer(None, PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH} levels.")
+    except ValueError as error:
         return _answer(None, PARSE_ERROR, f"Parse error: {type(error).__name__}: {str(error)[:200]}")
     if isinstance(message, list):
         return _answer(None, INVALID_REQUEST, "Invalid request: a batch; send each message on its own line.")
     if not isinstance(message, dict):
         return _answer(None, INVALID_REQUEST, "Invalid request: a message is a JSON object.")
+    if "id" in message and _id(message) is None:  # JSON-RPC ids are strings or whole numbers
+        return _answer(None, INVALID_REQUEST, "Invalid request: an id is a string or a whole number.")
     try:
         _check(message)
         jsonrpc_message_adapter.validate_python(message, by_name=False)
@@ -193,7 +201,10 @@ def claimed_stdio(drain_seconds: float = 0.0) -> Iterator[Wire]:
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
-    reader = TextIOWrapper(os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="replace")
+    # surrogateescape, not replace: a byte that is not UTF-8 is refused (refusal), never stored as U+FFFD
+    reader = TextIOWrapper(
+        os.fdopen(wire_in, "rb", closefd=False), encoding="utf-8", errors="surrogateescape"
+    )
     writer = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
     try:
         yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer), drain_seconds)

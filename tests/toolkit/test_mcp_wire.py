@@ -29,6 +29,14 @@ UNREADABLE = {
     "repeated-argument": (CALL + '"arguments": {"title": "a", "title": "b"}}}', 7, INVALID_REQUEST),
     "not-a-message": ('{"jsonrpc": "2.0", "id": 8}', 8, INVALID_REQUEST),
     "infinity": (PING % (9, "1e999"), 9, INVALID_REQUEST),
+    # Found from outside: an id of another type got no answer at all; a byte that is not UTF-8
+    # (decoded by the wire with surrogateescape) was stored as U+FFFD.
+    "id-a-fraction": ('{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', None, INVALID_REQUEST),
+    "id-an-object": ('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}', None, INVALID_REQUEST),
+    "id-true": ('{"jsonrpc": "2.0", "id": true, "method": "ping"}', None, INVALID_REQUEST),
+    "id-null": ('{"jsonrpc": "2.0", "id": null, "method": "ping"}', None, INVALID_REQUEST),
+    "not-utf-8": (CALL + '"arguments": {"title": "bad' + b"\xff\xfe".decode("utf-8", "surrogateescape")
+                  + '"}}}', None, PARSE_ERROR),
 }  # fmt: skip
 
 
@@ -72,7 +80,8 @@ def exchange(tmp_path: Path, lines: list[str]) -> list[dict[str, Any]]:
     ]
     closing = [json.dumps({"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
         "name": "agentic_to_do__list", "arguments": {}}})]  # fmt: skip
-    out, _ = server.communicate(("\n".join([*opening, *lines, *closing]) + "\n").encode(), timeout=120)
+    text = "\n".join([*opening, *lines, *closing]) + "\n"
+    out, _ = server.communicate(text.encode("utf-8", "surrogateescape"), timeout=120)
     return [json.loads(line) for line in out.decode().splitlines()][1:]
 
 
