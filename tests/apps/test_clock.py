@@ -42,3 +42,18 @@ def test_agentic_now_wins_over_the_wall_clock(todo: AppRunner) -> None:
     with freeze_time("2026-04-01T09:30:00Z"):
         created = todo.run("add", "x", env={"AGENTIC_NOW": "2030-01-01T00:00:00Z"}).item
     assert created["createdAt"] == "2030-01-01T00:00:00.000Z"
+
+
+def test_after_a_clock_that_stepped_back_a_read_agrees_with_the_change(timer: AppRunner) -> None:
+    """Found from outside: paused with the clock 30 minutes ahead, resumed at the real clock, the
+    resume answered the figures at its recorded moment (the pause) while a get straight after
+    read them at the clock, 30 minutes earlier, so elapsed went back."""
+    with freeze_time("2026-04-01T00:00:00Z") as clock:
+        timer.run("start", "--duration", "2h")
+        clock.tick(timedelta(minutes=30))
+        timer.run("pause", "tm_0001")
+        clock.tick(-timedelta(minutes=30))  # the clock steps back
+        resumed = timer.run("resume", "tm_0001").item
+        read = timer.run("get", "tm_0001").item
+    assert resumed["elapsedMs"] == read["elapsedMs"] == 30 * 60_000
+    assert resumed["remainingMs"] == read["remainingMs"] == 90 * 60_000

@@ -36,6 +36,9 @@ def view(timer: Timer, now_ms: int) -> dict[str, object]:
     A plain dict, not a TimerView: a list builds thousands, and the schema in schemas/ (generated
     from TimerView) is what every output is checked against.
     """
+    # Read at no moment before its last change: after a clock that stepped back, a change is
+    # recorded at that last change (changes.moment_of_change), and every read agrees with it.
+    now_ms = max(now_ms, ms(timer.updated_at))
     started = ms(timer.started_at)
     until = now_ms  # a paused timer reads as at its pause, a stopped one as at its stop
     if timer.status == "paused" and timer.paused_at is not None:
