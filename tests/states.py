@@ -56,6 +56,24 @@ one_line = (
 )
 
 
+def open_todo(number: int, title: str, moment: str, due_at: str | None = None) -> Document:
+    """One open to-do item of schema version 2 as the state and an export keep it, created and
+    last changed at `moment`: the plain data the tests build exports and lists from."""
+    return {
+        "id": f"td_{number:04d}",
+        "title": title,
+        "description": "",
+        "status": "open",
+        "dueAt": due_at,
+        "createdAt": moment,
+        "updatedAt": moment,
+        "completedAt": None,
+        "tags": [],
+        "priority": None,
+        "repeat": None,
+    }
+
+
 def todo_items(number: int) -> st.SearchStrategy[Document]:
     """An item's moments in order: created, then completed, then last changed."""
     return st.builds(

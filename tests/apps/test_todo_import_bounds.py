@@ -6,27 +6,14 @@ import json
 from pathlib import Path
 
 from agentapps.harness import AppRunner
+from tests.states import open_todo
 
 NOW = {"AGENTIC_NOW": "2026-04-02T00:00:00Z"}
 
 
 def export_of(count: int) -> str:
-    items: list[dict[str, object]] = [
-        {
-            "id": f"td_{number:04d}",
-            "title": f"item {number}",
-            "description": "",
-            "status": "open",
-            "dueAt": None,
-            "createdAt": "2026-04-01T00:00:00.000Z",
-            "updatedAt": "2026-04-01T00:00:00.000Z",
-            "completedAt": None,
-            "tags": [],
-            "priority": None,
-            "repeat": None,
-        }
-        for number in range(1, count + 1)
-    ]
+    moment = "2026-04-01T00:00:00.000Z"
+    items = [open_todo(number, f"item {number}", moment) for number in range(1, count + 1)]
     return json.dumps({"schemaVersion": 2, "nextId": count + 1, "items": items})
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.states import open_todo
 from tests.toolkit.conftest import SUITE
 
 AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))
@@ -29,22 +30,7 @@ def run(state: Path, *args: str, stdin: str = "") -> tuple[int, dict[str, Any]]:
 
 def export_of(count: int) -> str:
     moment = "2026-01-01T00:00:00.000Z"
-    items: list[dict[str, object]] = [
-        {
-            "id": f"td_{number:04d}",
-            "title": f"item {number}",
-            "description": "",
-            "status": "open",
-            "dueAt": None,
-            "createdAt": moment,
-            "updatedAt": moment,
-            "completedAt": None,
-            "tags": [],
-            "priority": None,
-            "repeat": None,
-        }
-        for number in range(1, count + 1)
-    ]
+    items = [open_todo(number, f"item {number}", moment) for number in range(1, count + 1)]
     document = {"ok": True, "command": "export", "schemaVersion": 2, "count": count, "items": items}
     return json.dumps(document)
 

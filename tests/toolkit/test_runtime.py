@@ -15,6 +15,7 @@ from agentapps.errors import ToolkitError
 from agentapps.harness import AppRunner, ContractViolation
 from agentapps.package import Package
 from agentapps.runtime import invoke, relay
+from tests.states import open_todo
 
 AGENTAPPS = str(Path(sys.executable).with_name("agentapps"))  # the console script beside this Python
 APP_MD = """---
@@ -318,22 +319,8 @@ TODO_PACKAGE = Package(Path(__file__).resolve().parents[2] / "agentic-to-do")
 
 def todo_list(changed: dict[str, object]) -> dict[str, object]:
     """A list envelope of 1,000 valid to-dos whose 700th has `changed` applied."""
-    items: list[dict[str, object]] = [
-        {
-            "id": f"td_{i:04d}",
-            "title": f"Write section {i}",
-            "description": "",
-            "status": "open",
-            "dueAt": "2024-02-29",
-            "createdAt": "2026-04-01T00:00:00.000Z",
-            "updatedAt": "2026-04-01T00:00:00.000Z",
-            "completedAt": None,
-            "tags": [],
-            "priority": None,
-            "repeat": None,
-        }
-        for i in range(1, 1001)
-    ]
+    moment = "2026-04-01T00:00:00.000Z"
+    items = [open_todo(i, f"Write section {i}", moment, due_at="2024-02-29") for i in range(1, 1001)]
     items[699] |= changed
     return {"ok": True, "command": "list", "count": 1000, "items": items, "total": 1000}
 
