@@ -17,8 +17,9 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
                                     (conformance/) and say, per case, pass or what differs
-  mcp [OPTIONS] [--cold] [--strict-schemas] [--only TOOL] [ROOT]...
-                                    serve the packages over MCP on stdio (mcp_server.py); Python
+  mcp [OPTIONS] [--cold] [--strict-schemas] [--only TOOL] [--http [HOST:]PORT] [ROOT]...
+                                    serve the packages over MCP on stdio (mcp_server.py), or
+                                    Streamable HTTP with a bearer token (mcp_http.py); Python
                                     packages run warm (warm.py) unless --cold
 
 OPTIONS of every command that runs package code: --approve, --env NAME, --timeout SECONDS,
@@ -33,7 +34,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -61,6 +62,9 @@ from .passthrough import Passthrough, ToolkitApp
 from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
 from .suite import default_packages, state_dir_for, state_overrides
 from .warm import WarmRuntime
+
+if TYPE_CHECKING:
+    from .mcp_http import HttpListen
 
 PROGRAM = "agentapps"
 
@@ -552,6 +556,7 @@ class McpRequest:
     cold: bool = False
     strict: bool = False
     only: tuple[str, ...] = ()
+    http: HttpListen | None = None  # --http: the bound listener and its token; None for stdio
 
 
 _mcp_requests: list[McpRequest] = []
@@ -602,6 +607,32 @@ def mcp_command(
             "repeat for more. Without it, every command of every package.",
         ),
     ] = None,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http",
+            metavar="[HOST:]PORT",
+            help="Serve over Streamable HTTP at http://HOST:PORT/mcp instead of stdio, each request "
+            "with a bearer token; HOST is 127.0.0.1 unless given (0 as PORT: any free port).",
+        ),
+    ] = None,
+    token_env: Annotated[
+        str | None,
+        typer.Option(
+            "--token-env",
+            metavar="NAME",
+            help="With --http: the bearer token is this variable's value (otherwise one is "
+            "generated and printed on stderr).",
+        ),
+    ] = None,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote",
+            help="With --http: allow a HOST that is not loopback, reachable from other machines "
+            "over plain HTTP.",
+        ),
+    ] = False,
 ) -> Payload:
     """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
     and skill a resource. Needs the `mcp` extra."""
@@ -609,6 +640,14 @@ def mcp_command(
     chosen = roots or default_packages(Path(".")) or [Path(".")]
     for root in chosen:
         check_mcp_root(root)
+    if http is None and (token_env is not None or allow_remote):
+        raise AppError(
+            ErrorCode.USAGE_ERROR,
+            f"{'--token-env' if token_env is not None else '--allow-remote'} is an option of --http.",
+            "Give --http [HOST:]PORT to serve over HTTP; over stdio the client starts the server itself.",
+        )
+    from .mcp_http import check_http
+
     request = McpRequest(
         [root.resolve() for root in chosen],
         approve,
@@ -616,6 +655,8 @@ def mcp_command(
         cold,
         strict_schemas,
         tuple(only or []),
+        # Bound here, before anything is served: a port in use is this command's CONFLICT envelope.
+        None if http is None else check_http(http, token_env, allow_remote),
     )
     _mcp_requests.append(request)
     return item_payload(
@@ -628,6 +669,7 @@ def mcp_command(
             "cold": cold,
             "strictSchemas": strict_schemas,
             "only": list(request.only),
+            "http": None if request.http is None else request.http.url,
         }
     )
 
@@ -682,10 +724,24 @@ def main() -> None:
 
 
 def serve_mcp(request: McpRequest) -> None:
-    """Serve over MCP on stdio (see mcp_server.py)."""
+    """Serve over MCP on stdio (see mcp_server.py), or over HTTP with --http (mcp_http.py)."""
     import anyio
 
     from .mcp_server import serve
+
+    if request.http is not None:
+        from .mcp_http import run
+
+        run(
+            request.roots,
+            request.http,
+            approve=request.approve,
+            options=request.options,
+            cold=request.cold,
+            strict=request.strict,
+            only=request.only,
+        )
+        return
 
     try:
         anyio.run(
