@@ -43,7 +43,7 @@ from agentic_kit.text import printable
 from .runtime import RunOptions
 
 if TYPE_CHECKING:
-    from starlette.types import ASGIApp, Receive, Scope, Send
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_HOST = "127.0.0.1"  # the host of `--http PORT`
 ENDPOINT = "/mcp"  # the SDK's path for the Streamable HTTP endpoint
@@ -229,7 +229,24 @@ class Guard:
                 {"www-authenticate": "Bearer" + (' error="invalid_token"' if given else "")},
             )
             return
-        await self.app(scope, receive, send)
+        await self._served(scope, receive, send)
+
+    async def _served(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The SDK's answer, its end always sent: at shutdown the SDK ends a client's open GET
+        stream without its last, empty chunk, which uvicorn would log as an error."""
+        state = {"started": False, "ended": False}
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["ended"] = True
+            await send(message)
+
+        await self.app(scope, receive, sending)
+        if state["started"] and not state["ended"]:
+            with contextlib.suppress(OSError, RuntimeError):  # the client may be gone already
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
 
     def _authorised(self, values: list[bytes]) -> bool:
         if len(values) != 1:
