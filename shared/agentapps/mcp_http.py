@@ -32,7 +32,7 @@ import secrets
 import signal
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -274,7 +274,12 @@ async def _refuse(send: Send, status: int, message: str, extra: dict[str, str] |
     await send({"type": "http.response.body", "body": body})
 
 
-def announce(listen_on: HttpListen, say: Any) -> None:
+def say(message: str) -> None:
+    """A line on stderr, as the stdio server says what it does."""
+    print(printable(f"agentapps mcp: {message}"), file=sys.stderr)
+
+
+def announce(listen_on: HttpListen, say: Callable[[str], None]) -> None:
     """Where to connect and with what, on stderr (stdout is free, but clients log stderr)."""
     say(f"serving MCP over HTTP at {listen_on.url}")
     if listen_on.token_source is None:
@@ -302,14 +307,14 @@ async def serve_http(
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from .mcp_server import _say, _say_where_state_lives, build_server
+    from .mcp_server import _say_where_state_lives, build_server
     from .warm import WarmRuntime
 
     chosen = options or RunOptions()
     with contextlib.ExitStack() as stack:
         stack.callback(listen_on.listener.close)
         warm = None if cold else stack.enter_context(WarmRuntime())
-        server = build_server(roots, approve, chosen, warm, strict, only)
+        server = build_server(roots, approve=approve, options=chosen, warm=warm, strict=strict, only=only)
         _say_where_state_lives(roots)
         app = server.streamable_http_app(
             streamable_http_path=ENDPOINT,
@@ -326,11 +331,11 @@ async def serve_http(
             # warm call's wait for its process at most as long again.
             timeout_graceful_shutdown=int(2 * chosen.timeout + 5),
         )
-        announce(listen_on, _say)
+        announce(listen_on, say)
         http = _server_class()(config)
         await http.serve(sockets=[listen_on.listener])
         if http.stopped_by is not None:
-            _say(f"stopped by {signal.Signals(http.stopped_by).name}.")
+            say(f"stopped by {signal.Signals(http.stopped_by).name}.")
 
 
 def _server_class() -> type[Any]:
@@ -365,4 +370,4 @@ def run(roots: list[Path], listen_on: HttpListen, **options: Any) -> None:
     try:
         anyio.run(lambda: serve_http(roots, listen_on, **options))
     except KeyboardInterrupt:  # a second Ctrl-C during shutdown: stop at once, quietly
-        print("agentapps mcp: stopped.", file=sys.stderr)
+        say("stopped.")

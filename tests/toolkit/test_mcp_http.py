@@ -322,6 +322,8 @@ def test_a_port_in_use_is_said_on_stderr_by_the_console_script(tmp_path: Path) -
         (["--http", "::1:8000"], {}, "VALIDATION_ERROR", "in brackets"),
         (["--http", "0.0.0.0:0"], {}, "VALIDATION_ERROR", "0.0.0.0 is not a loopback address"),
         (["--http", "example.com:0"], {}, "VALIDATION_ERROR", "example.com is not a loopback address"),
+        # Allowed off loopback, but 192.0.2.1 (TEST-NET-1) is no address of this machine.
+        (["--http", "192.0.2.1:0", "--allow-remote"], {}, "VALIDATION_ERROR", "Cannot listen on 192.0.2.1:0"),
         (["--token-env", "T"], {"T": TOKEN}, "USAGE_ERROR", "--token-env is an option of --http"),
         (["--allow-remote"], {}, "USAGE_ERROR", "--allow-remote is an option of --http"),
         (["--http", "0", "--token-env", "UNSET_TOKEN"], {}, "VALIDATION_ERROR", "the variable is not set"),
