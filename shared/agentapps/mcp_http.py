@@ -318,6 +318,10 @@ async def serve_http(
         _say_where_state_lives(roots)
         app = server.streamable_http_app(
             streamable_http_path=ENDPOINT,
+            # Each answer a JSON body, not an SSE stream: at a signal uvicorn waits for a response
+            # in flight, where an SSE stream would be cut (sse-starlette ends them all at shutdown)
+            # and a call already made would lose its answer. The server sends no notifications.
+            json_response=True,
             # Guard checks the Origin (and the token); the SDK's own check would also pin the Host,
             # which a tunnel or proxy in front rewrites.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),

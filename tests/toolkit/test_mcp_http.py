@@ -281,6 +281,53 @@ def test_a_signal_ends_the_server_cleanly_with_a_session_open(
     assert any("Before the signal" in text for text in stored)
 
 
+WAITS_CLI = """import json, pathlib, sys, time
+if sys.argv[1] == "wait":  # says it started, then waits until the test lets it go
+    pathlib.Path(sys.argv[-1] + ".started").touch()
+    while not pathlib.Path(sys.argv[-1]).exists():
+        time.sleep(0.01)
+print(json.dumps({"ok": True, "command": sys.argv[1], "item": {"said": sys.argv[-1]}}))
+"""
+
+
+def waiting_package(tmp_path: Path) -> Path:
+    """A package whose `wait` ends when a file it is given exists (a call as slow as the test wants)."""
+    package = tmp_path / "waits"
+    (package / "app").mkdir(parents=True)
+    app_md = (FIXTURES / "command-paths" / "APP.md").read_text()
+    app_md = app_md.replace("slug: command-paths", "slug: waits").replace(
+        "  - items add\n  - items list\n  - items remove\n", "  - wait\n"
+    )
+    (package / "APP.md").write_text(app_md.replace("confirmationRequired:\n  - items remove\n", ""))
+    shutil.copytree(FIXTURES / "command-paths" / "skills", package / "skills")
+    (package / "app" / "cli.py").write_text(WAITS_CLI)
+    return package
+
+
+def test_a_call_already_made_at_sigterm_is_answered_before_the_server_ends(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    with served(tmp_path, "--approve", str(waiting_package(tmp_path))) as server:
+        assert server.token is not None
+
+        async def main() -> None:
+            async with session_of(server.url, str(server.token), terminate_on_close=False) as session:
+                # Listed first, as a client does: the SDK's client lists the tools to check an
+                # answer against its tool's schema, which it could not once the server stops.
+                await session.list_tools()
+                slow = asyncio.ensure_future(session.call_tool("waits__wait", {"args": [str(release)]}))
+                while not Path(f"{release}.started").exists():
+                    await asyncio.sleep(0.01)
+                server.process.terminate()
+                await asyncio.sleep(0.5)  # the server has the signal before the call may end
+                release.touch()
+                answer: Any = (await asyncio.wait_for(slow, timeout=START_UP)).structured_content
+                assert answer["item"]["said"] == str(release)
+                assert await asyncio.to_thread(server.process.wait, START_UP) == 0
+
+        asyncio.run(main())
+        assert "stopped by SIGTERM" in server.said()
+
+
 def test_a_port_in_use_is_a_conflict_before_anything_is_served(
     agentapps: Callable[..., ToolkitResult],
 ) -> None:
