@@ -634,8 +634,8 @@ def mcp_command(
         ),
     ] = False,
 ) -> Payload:
-    """Serve every package under the roots over MCP on stdio: each command a tool, each APP.md
-    and skill a resource. Needs the `mcp` extra."""
+    """Serve every package under the roots over MCP on stdio (or over HTTP with --http): each
+    command a tool, each APP.md and skill a resource. Needs the `mcp` extra."""
     # With no root, the packages catalog lists (the checkout's test fixtures left out).
     chosen = roots or default_packages(Path(".")) or [Path(".")]
     for root in chosen:
