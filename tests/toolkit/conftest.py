@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from agentapps import cli
 from agentapps import replay as replay_module
@@ -87,29 +88,31 @@ class RecordedReplay:
     steps: StepOutcomes
 
 
-# The tests that use `warm_replay_of_every_scenario` share this xdist group, so the replay runs
-# once, on the worker that runs them all (`--dist loadgroup`).
-WARM_REPLAY_GROUP = "warm-replay-of-every-scenario"
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that reads the shared replay outside its group would make the replay again on
-    another worker: refused at collection, so every one of them carries the group."""
-    for item in items:
-        uses = "warm_replay_of_every_scenario" in getattr(item, "fixturenames", ())
-        groups = [mark.args[0] for mark in item.iter_markers("xdist_group") if mark.args]
-        if uses and groups != [WARM_REPLAY_GROUP]:
-            raise pytest.UsageError(
-                f"{item.nodeid} reads the shared replay: mark it xdist_group({WARM_REPLAY_GROUP!r})"
-            )
-
-
 @pytest.fixture(scope="session")
 def warm_replay_of_every_scenario(tmp_path_factory: pytest.TempPathFactory) -> RecordedReplay:
     """`agentapps replay` of every package's scenarios through the built-in runtime's default (warm)
     path in real processes, two side by side, run once for the tests that read it: the replay test
     checks its envelope, the warm/cold identity test compares each step with a cold replay. Every
-    runtime call is passed through as it is and only recorded on its way back."""
+    runtime call is passed through as it is and only recorded on its way back. Under xdist the
+    workers of one run share it: the first to need it makes it, holding a lock the others wait on,
+    and leaves it in the run's own temp folder for them."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return _replay_every_scenario(tmp_path_factory)
+    shared = tmp_path_factory.getbasetemp().parent / "warm-replay-of-every-scenario.json"
+    with FileLock(f"{shared}.lock"):
+        if not shared.exists():
+            made = _replay_every_scenario(tmp_path_factory)
+            steps = [[path, number, *step] for (path, number), step in made.steps.items()]
+            document = {"status": made.result.exit_status, "envelope": made.result.envelope, "steps": steps}
+            shared.write_text(json.dumps(document), encoding="utf-8")
+        document = json.loads(shared.read_text(encoding="utf-8"))
+    return RecordedReplay(
+        ToolkitResult(document["status"], document["envelope"]),
+        {(path, number): (status, out, err) for path, number, status, out, err in document["steps"]},
+    )
+
+
+def _replay_every_scenario(tmp_path_factory: pytest.TempPathFactory) -> RecordedReplay:
     recorded: dict[str, list[StepOutcome]] = {}
     lock = threading.Lock()
     replay_one = replay_module.replay

@@ -20,7 +20,7 @@ from agentapps.scenarios import scenario_files, text
 from agentic_kit import runner
 from tests.packages import FACTS, SCENARIO_FOLDERS
 
-from .conftest import SUITE, WARM_REPLAY_GROUP, RecordedReplay, ToolkitResult
+from .conftest import SUITE, RecordedReplay, ToolkitResult
 
 TODO, NOTES, TIMER = (
     FACTS[package].scenarios for package in ("agentic-to-do", "agentic-notes", "agentic-timer")
@@ -58,7 +58,6 @@ def expect(exit: int, envelope: dict[str, Any], match: str = "subset") -> dict[s
     return {"exit": exit, "match": match, "envelope": envelope}
 
 
-@pytest.mark.xdist_group(WARM_REPLAY_GROUP)
 def test_every_scenario_passes_through_the_built_in_runtime_in_real_processes(
     warm_replay_of_every_scenario: RecordedReplay,
 ) -> None:

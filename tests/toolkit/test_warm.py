@@ -33,7 +33,6 @@ from agentapps.warm import SERVER_SCRIPT, WarmRuntime, python_entry
 from .conftest import (
     FIXTURES,
     SUITE,
-    WARM_REPLAY_GROUP,
     RecordedReplay,
     StepOutcome,
     StepOutcomes,
@@ -89,7 +88,6 @@ def test_the_slices_hold_every_scenario_once() -> None:
     assert sum(len(load_scenario(path).steps) for path in files) >= 800
 
 
-@pytest.mark.xdist_group(WARM_REPLAY_GROUP)
 @pytest.mark.parametrize("number", range(SLICES))
 def test_every_scenario_gives_the_same_bytes_warm_and_cold(
     warm_replay_of_every_scenario: RecordedReplay, number: int
