@@ -20,7 +20,7 @@ from agentapps.scenarios import scenario_files, text
 from agentic_kit import runner
 from tests.packages import FACTS, SCENARIO_FOLDERS
 
-from .conftest import SUITE, ToolkitResult
+from .conftest import SUITE, RecordedReplay, ToolkitResult
 
 TODO, NOTES, TIMER = (
     FACTS[package].scenarios for package in ("agentic-to-do", "agentic-notes", "agentic-timer")
@@ -59,10 +59,12 @@ def expect(exit: int, envelope: dict[str, Any], match: str = "subset") -> dict[s
 
 
 def test_every_scenario_passes_through_the_built_in_runtime_in_real_processes(
-    agentapps: Callable[..., ToolkitResult],
+    warm_replay_of_every_scenario: RecordedReplay,
 ) -> None:
+    """`agentapps replay <every package's scenarios folder> --jobs 2` (the replay is shared with the
+    warm/cold identity test, which compares its steps with a cold replay's)."""
     files = scenario_files(SCENARIO_FOLDERS)
-    result = agentapps("replay", *map(str, SCENARIO_FOLDERS), "--jobs", "2")
+    result = warm_replay_of_every_scenario.result
     assert result.error_code is None, result.envelope["error"]["message"]
     assert result.envelope["count"] == len(files) >= 150
     assert all(

@@ -30,7 +30,15 @@ from agentapps.runtimes import Runtime, builtin_runtime
 from agentapps.scenarios import Scenario, load_scenario, scenario_files
 from agentapps.warm import SERVER_SCRIPT, WarmRuntime, python_entry
 
-from .conftest import FIXTURES, SUITE, ToolkitResult
+from .conftest import (
+    FIXTURES,
+    SUITE,
+    RecordedReplay,
+    StepOutcome,
+    StepOutcomes,
+    ToolkitResult,
+    recording,
+)
 from .test_mcp import connected
 
 SCENARIOS = [SUITE / package / "scenarios" for package in ("agentic-to-do", "agentic-notes", "agentic-timer")]
@@ -44,26 +52,13 @@ def warm() -> Iterator[WarmRuntime]:
         yield runtime
 
 
-def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> dict[tuple[str, int], tuple[object, ...]]:
+def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> StepOutcomes:
     """Replay each scenario (two side by side) and keep what each step gave, by scenario and step:
     its exit status, stdout and stderr, with its own state folder's path made neutral."""
 
-    def one(scenario: Scenario) -> list[tuple[object, ...]]:
-        steps: list[tuple[object, ...]] = []
-
-        def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
-            invocation = runtime(root, args, stdin, overrides)
-            state = overrides["AGENTIC_STATE_DIR"]
-            steps.append(
-                (
-                    invocation.exit_status,
-                    invocation.stdout.replace(state, "<state>"),
-                    invocation.stderr.replace(state, "<state>"),
-                )
-            )
-            return invocation
-
-        report = replay(scenario, run)
+    def one(scenario: Scenario) -> list[StepOutcome]:
+        steps: list[StepOutcome] = []
+        report = replay(scenario, recording(runtime, steps))
         assert report.passed, report.summary()
         return steps
 
@@ -94,13 +89,19 @@ def test_the_slices_hold_every_scenario_once() -> None:
 
 
 @pytest.mark.parametrize("number", range(SLICES))
-def test_every_scenario_gives_the_same_bytes_warm_and_cold(warm: WarmRuntime, number: int) -> None:
+def test_every_scenario_gives_the_same_bytes_warm_and_cold(
+    warm_replay_of_every_scenario: RecordedReplay, number: int
+) -> None:
     """Identity, proven: every step of every scenario (this slice of them), through a cold process
-    and through a child of the warm one, passes and gives the same exit status, stdout and stderr."""
+    and through a child of the warm one, passes and gives the same exit status, stdout and stderr.
+    The warm steps are those of `agentapps replay` (the default, warm path), which the replay test
+    checks passed; the cold ones are replayed here."""
+    assert warm_replay_of_every_scenario.result.error_code is None  # every warm step passed
     scenarios = scenario_slice(number)
     assert len(scenarios) >= 150 // SLICES
     cold = replay_recorded(scenarios, builtin_runtime())
-    hot = replay_recorded(scenarios, builtin_runtime(warm=warm))
+    paths = {str(scenario.path) for scenario in scenarios}
+    hot = {key: step for key, step in warm_replay_of_every_scenario.steps.items() if key[0] in paths}
     assert len(hot) == sum(len(scenario.steps) for scenario in scenarios) >= 800 // SLICES
     assert cold.keys() == hot.keys()
     differing = [key for key in cold if cold[key] != hot[key]]
