@@ -55,7 +55,7 @@ from agentic_kit.text import printable
 
 from .catalog import discover
 from .environment import package_environment
-from .errors import APP_FAILED
+from .errors import ANSWER_TOO_LARGE, APP_FAILED, ToolkitError
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .mcp_wire import claimed_stdio
@@ -85,6 +85,12 @@ INSTRUCTIONS = (
     "agreed. Leave out an argument you do not need (null also means not given)."
 )
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
+# Every tool answer's text is at most this many bytes of UTF-8 JSON by default: Claude Code refuses
+# a tool result over 25,000 tokens, and even text of about 1.3 bytes a token (accented or CJK)
+# stays under that; ASCII JSON is nearer 3 bytes a token, about 11,000 tokens.
+MAX_ANSWER_BYTES = 32_000
+PAGE_LIMIT = 50  # items a list-like tool answers when its call gives no `limit`
+PAGED_WITHOUT_LIMIT = ("export",)  # read-only commands whose whole list the server pages itself
 
 
 @dataclass
@@ -92,6 +98,7 @@ class Command:
     package: Package
     words: list[str]  # the declared command: one word, or a command path
     description: dict[str, Any] | None  # its entry in the app's describe; None without describe
+    tool: str = ""  # its tool name, once every tool is named (tool_names)
 
     @property
     def name(self) -> str:
@@ -177,6 +184,8 @@ def load_commands(
             f"{command.package.root}: `{command.name}` would be the tool {plain}, {why}; "
             f"it is served as {names[key]}"
         )
+    for key, command in served.items():
+        command.tool = names[key]
     return {names[key]: command for key, command in served.items()}
 
 
@@ -389,6 +398,22 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     return nullable
 
 
+def paging(command: Command) -> str | None:
+    """How a list-like tool pages over MCP: "app" for a command with `--limit` (the server adds
+    `offset`), "server" for a read-only export (PAGED_WITHOUT_LIMIT: the server adds `limit` and
+    `offset` and cuts the app's whole list); None for any other command."""
+    if command.description is None:
+        return None
+    options = {option["name"] for option in command.description.get("options", [])}
+    if "--offset" in options:
+        return None  # the app pages itself
+    if "--limit" in options:
+        return "app"
+    if command.name in PAGED_WITHOUT_LIMIT and not command.description.get("mutatesState"):
+        return "server"
+    return None
+
+
 def checked_schema(command: Command) -> dict[str, Any]:
     """The schema each call is checked against: an unknown argument is refused."""
     if command.description is None:
@@ -402,6 +427,25 @@ def checked_schema(command: Command) -> dict[str, Any]:
         properties |= {_property(option["name"]): _text_property(option) for option in _as_text(command)}
         required = [argument["name"] for argument in arguments if argument["required"]]
         required += [_property(option["name"]) for option in _as_text(command) if option.get("required")]
+    paged = paging(command)
+    if paged is not None:
+        if paged == "server":
+            properties["limit"] = {"type": "integer", "description": "Show at most N items."}
+        properties["limit"] = {
+            **properties["limit"],
+            "description": f"{properties['limit'].get('description', 'Show at most N items.')} "
+            f"Over MCP {PAGE_LIMIT} when not given.",
+        }
+        if "excerpt" in properties:
+            properties["excerpt"] = {
+                **properties["excerpt"],
+                "description": f"{properties['excerpt'].get('description', '')} "
+                "Over MCP true when not given.".strip(),
+            }
+        properties["offset"] = {
+            "type": "integer",
+            "description": "Skip this many items first: give an answer's nextOffset for the next page.",
+        }
     if command.destructive:
         properties["confirm"] = {"type": "boolean", "description": "True only after the user agreed."}
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -512,9 +556,8 @@ def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, An
         name for name, prop in checked_schema(command)["properties"].items() if prop.get("type") == "integer"
     }
     return {
-        name: int(value)
-        if name in integers and isinstance(value, float) and value.is_integer() and abs(value) < 2**53
-        else value
+        # Any whole float is the integer it equals (`1e16` too): the app then says its own bound.
+        name: int(value) if name in integers and isinstance(value, float) and value.is_integer() else value
         for name, value in arguments.items()
         if value is not None
     }
@@ -546,6 +589,11 @@ def call(
     try:
         arguments = lone_values_listed(command, given_arguments(command, arguments))
         check_arguments(command, arguments)
+        paged = paging(command)
+        page = Page(arguments.pop("offset", 0), arguments.get("limit", PAGE_LIMIT)) if paged else Page(0, 0)
+        if paged is not None:
+            page.check()
+            arguments = page.app_arguments(command, arguments, paged)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
         try:
@@ -578,11 +626,112 @@ def call(
         return _error(
             document, text=f"{APP_FAILED}: The app failed without a structured error: {to_json(document)}"
         )
+    try:
+        document = bounded(command, document, page if paged else None)
+    except AppError as error:
+        return _error(error_envelope(command.name, error), command)
     text = json.dumps(document, ensure_ascii=False)
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structured_content=structured
     )
+
+
+@dataclass
+class Page:
+    """The page a list-like call asks for: `limit` items after the first `offset`."""
+
+    offset: int
+    limit: int
+
+    def check(self) -> None:
+        for name, value in (("offset", self.offset), ("limit", self.limit)):
+            if value < 0:
+                raise AppError(
+                    ErrorCode.VALIDATION_ERROR,
+                    f"{name}: {value} is less than 0.",
+                    f"Give {name} as a whole number >= 0, or leave it out.",
+                )
+
+    def app_arguments(self, command: Command, arguments: dict[str, Any], paged: str) -> dict[str, Any]:
+        """The arguments the app is run with: its own `--limit` covering the page and all before
+        it (the server cuts off the first `offset`), or none for a list the server pages; an
+        excerpt, where the app has one and the call did not say (`"excerpt": false` for all)."""
+        given = dict(arguments)
+        if paged == "app":
+            given["limit"] = self.offset + self.limit
+        else:
+            given.pop("limit", None)
+        if "excerpt" in checked_schema(command)["properties"]:
+            given.setdefault("excerpt", True)
+        return given
+
+
+def answer_bytes(document: Any) -> int:
+    return len(json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def bounded(command: Command, document: Any, page: Page | None) -> Any:
+    """The answer as the client gets it: a list-like tool's page (`offset`, `total`, and
+    `nextOffset` with a hint when more follow), cut to fit MAX_ANSWER_BYTES; any other answer as
+    it is, or ANSWER_TOO_LARGE when it does not fit (saying whether the call took effect)."""
+    items = document.get("items") if isinstance(document, dict) else None
+    if page is not None and isinstance(items, list):
+        if isinstance(document.get("total"), int):  # the app cut at offset + limit and counted all
+            total, shown = document["total"], items[page.offset :]
+        else:
+            total, shown = len(items), items[page.offset : page.offset + page.limit]
+        fits = _fitting(document, shown, page.offset, total, command)
+        if fits is not None:
+            return fits
+    elif answer_bytes(document) <= MAX_ANSWER_BYTES:
+        return document
+    mutates = command.description is None or bool(command.description.get("mutatesState"))
+    raise ToolkitError(
+        ANSWER_TOO_LARGE,
+        f"The answer is {answer_bytes(document):,} bytes, over the {MAX_ANSWER_BYTES:,} bytes a tool "
+        "answer may take"
+        + (
+            "; the command ran and may have taken effect."
+            if mutates
+            else "; the command only reads, so nothing changed."
+        ),
+        "Do not retry it blindly: read the state back with a list tool (its excerpts stay small)."
+        if mutates
+        else "Over MCP it cannot be read whole; the package's CLI prints it (agentapps run).",
+        details={"mayHaveTakenEffect": mutates, "bytes": answer_bytes(document), "bound": MAX_ANSWER_BYTES},
+    )
+
+
+def _fitting(
+    document: dict[str, Any], shown: list[Any], offset: int, total: int, command: Command
+) -> dict[str, Any] | None:
+    """The page with as many of `shown` as fit in MAX_ANSWER_BYTES (found by halving); None when
+    not even one item fits."""
+
+    def page_of(count: int) -> dict[str, Any]:
+        answer = {**document, "count": count, "items": shown[:count], "total": total, "offset": offset}
+        following = offset + count
+        if following < total and count:
+            answer["nextOffset"] = following
+            answer["hint"] = (
+                f"{total - following:,} more: call {command.tool} again with the same "
+                f"arguments and offset: {following}."
+            )
+        return answer
+
+    low, high = 0, len(shown)  # page_of(low) fits (or low is 0); find the largest count that fits
+    if answer_bytes(page_of(high)) <= MAX_ANSWER_BYTES:
+        return page_of(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if answer_bytes(page_of(middle)) <= MAX_ANSWER_BYTES:
+            low = middle
+        else:
+            high = middle
+    if low == 0 and shown:
+        return None
+    return page_of(low)
 
 
 def chosen_tools(commands: dict[str, Command], only: tuple[str, ...]) -> dict[str, Command]:
