@@ -33,11 +33,13 @@ import hashlib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
@@ -583,9 +585,19 @@ def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
         )
 
 
+class EndedBeforeItsCommit(Exception):
+    """A call interrupted (cancelled) that ended before its commit: it changed nothing."""
+
+
 def call(
-    command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
+    command: Command,
+    arguments: dict[str, Any],
+    options: RunOptions,
+    warm: WarmRuntime | None = None,
+    interrupt: threading.Event | None = None,
 ) -> types.CallToolResult:
+    """The tool's answer to one call. Once `interrupt` is set the app is interrupted as Ctrl-C
+    would: ended before its commit (EndedBeforeItsCommit), or finished from it."""
     try:
         arguments = lone_values_listed(command, given_arguments(command, arguments))
         check_arguments(command, arguments)
@@ -611,8 +623,11 @@ def call(
             max_output=options.max_output,
             warm=warm,
             stdin=stdin,
+            interrupt=interrupt,
         )
     except AppError as error:
+        if interrupt is not None and interrupt.is_set() and _ended_by_the_interrupt(error):
+            raise EndedBeforeItsCommit from None
         return _error(error_envelope(command.name, error), command)
     if isinstance(document, dict) and document.get("ok") is False:
         failure = document.get("error")
@@ -634,6 +649,17 @@ def call(
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structured_content=structured
+    )
+
+
+def _ended_by_the_interrupt(error: AppError) -> bool:
+    """The app died by the interrupt's signal with nothing on stdout: before its commit (an app
+    holds the signal from its commit on, and then prints its whole answer)."""
+    details = getattr(error, "details", None) or {}
+    return (
+        error.code == APP_FAILED
+        and details.get("exitStatus") in (128 + signal.SIGTERM, -signal.SIGTERM)
+        and not details.get("stdout")
     )
 
 
@@ -819,16 +845,38 @@ def build_server(
                     ),
                 )
             )
+        interrupt = threading.Event()
+        ran = Ran()
+
+        def in_thread() -> None:
+            try:
+                ran.result = call(command, dict(params.arguments or {}), chosen, warm, interrupt)
+            except BaseException as error:  # noqa: BLE001 - said to the client, never lost
+                ran.error = error
+            finally:
+                ran.over.set()
+
         try:
             # In a worker thread: the call waits on its own process, and the event loop goes on
-            # answering pings and other calls (each request is its own task in the SDK).
-            return await anyio.to_thread.run_sync(call, command, dict(params.arguments or {}), chosen, warm)
-        except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
+            # answering pings and other calls (each request is its own task in the SDK). Left to
+            # run when the request is cancelled, which interrupts it instead.
+            await anyio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            interrupt.set()
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(ran.over.wait)
+                await _say_how_it_ended(context, params.name, command, ran)
+            raise
+        if isinstance(ran.error, EndedBeforeItsCommit):  # interrupted, though not by the client
+            ran.error = AppError(ErrorCode.INTERNAL_ERROR, "The call was interrupted before its commit.")
+        if ran.error is not None or ran.result is None:
+            error = ran.error or RuntimeError("no answer")
             return _error(
                 error_envelope(
                     command.name, AppError(ErrorCode.INTERNAL_ERROR, f"{type(error).__name__}: {error}")
                 )
             )
+        return ran.result
 
     async def list_resources(context: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(
@@ -869,6 +917,72 @@ def build_server(
         on_list_resources=list_resources,
         on_read_resource=read_resource,
     )
+
+
+@dataclass
+class Ran:
+    """What a call's worker thread gave: its answer or the error it raised, once `over` is set."""
+
+    result: types.CallToolResult | None = None
+    error: BaseException | None = None
+    over: threading.Event = field(default_factory=threading.Event)
+
+
+CANCELLED_LOGGER = "agentapps.cancelled"
+
+
+def how_it_ended(tool: str, command: Command, ran: Ran) -> dict[str, Any]:
+    """What the client is told of a cancelled call, which gets no answer of its own (the protocol
+    says so): whether it took effect and, when it ran to its end, its answer — so a retried `add`
+    is never a silent duplicate."""
+    if isinstance(ran.error, EndedBeforeItsCommit):
+        return {
+            "tool": tool,
+            "tookEffect": False,
+            "message": f"The cancelled call of {tool} ended before its commit: nothing changed.",
+        }
+    answer = ran.result.structured_content if ran.result is not None else None
+    mutates = command.description is None or bool(command.description.get("mutatesState"))
+    took: bool | None
+    if ran.result is not None and not ran.result.is_error:
+        took = mutates
+        said = (
+            "it had begun its commit, so it finished and took effect; its answer is here: do not call "
+            "it again for the same change."
+            if mutates
+            else "it finished; it only reads."
+        )
+    else:
+        error = (answer or {}).get("error") if isinstance(answer, dict) else None
+        details = (error or {}).get("details") if isinstance(error, dict) else None
+        took = None if isinstance(details, dict) and details.get("mayHaveTakenEffect") else False
+        said = (
+            "it failed and may have taken effect: read the state back before calling it again."
+            if took is None
+            else "it failed: nothing changed."
+        )
+    return {
+        "tool": tool,
+        "tookEffect": took,
+        "message": f"The cancelled call of {tool}: {said}",
+        "answer": answer,
+    }
+
+
+async def _say_how_it_ended(context: Any, tool: str, command: Command, ran: Ran) -> None:
+    """A log message (notifications/message, logger CANCELLED_LOGGER) with how_it_ended, naming
+    the cancelled request's id."""
+    data = {"requestId": getattr(context, "request_id", None), **how_it_ended(tool, command, ran)}
+    with contextlib.suppress(Exception):  # the client may have gone: nothing left to tell
+        await context.session.send_notification(
+            types.LoggingMessageNotification(
+                params=types.LoggingMessageNotificationParams(
+                    level="warning" if data["tookEffect"] is not False else "info",
+                    data=data,
+                    logger=CANCELLED_LOGGER,
+                )
+            )
+        )
 
 
 def _version() -> str:
