@@ -33,6 +33,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -101,6 +102,8 @@ class Command:
     words: list[str]  # the declared command: one word, or a command path
     description: dict[str, Any] | None  # its entry in the app's describe; None without describe
     tool: str = ""  # its tool name, once every tool is named (tool_names)
+    # Every tool of its package, by command name: a hint naming a command names its tool.
+    package_tools: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -188,6 +191,9 @@ def load_commands(
         )
     for key, command in served.items():
         command.tool = names[key]
+        command.package_tools = {
+            declared: names[(name, declared)] for name, declared in served if name == key[0]
+        }
     return {names[key]: command for key, command in served.items()}
 
 
@@ -508,10 +514,60 @@ def error_text(error: dict[str, Any], names: dict[str, str]) -> str:
     said = f"{error['code']}: {error['message']}"
     if isinstance(error.get("hint"), str) and error["hint"]:
         said += f"\nHint: {error['hint']}"
-    if names:
-        options = "|".join(re.escape(option) for option in sorted(names, key=len, reverse=True))
-        said = re.sub(rf"(?<![\w-])({options})(?![\w-])", lambda found: names[found[1]], said)
-    return said
+    return options_as_arguments(said, names)
+
+
+def options_as_arguments(text: str, names: dict[str, str]) -> str:
+    """The text with each CLI option the tool takes named as its argument (`--due-at` → `due_at`)."""
+    if not names:
+        return text
+    options = "|".join(re.escape(option) for option in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])({options})(?![\w-])", lambda found: names[found[1]], text)
+
+
+def in_tool_terms(text: str, command: Command | None) -> str:
+    """An app's message or hint as a tool's caller reads it: "Run `list --status all`" is "Call
+    agentic_timer__list with status: all", and an option the tool takes is named as its argument
+    (options_as_arguments). A command line it cannot read as a call of a served tool stays."""
+    if command is None or command.description is None:
+        return text
+
+    def as_call(found: re.Match[str]) -> str:
+        called = _as_tool_call(found[2], command)
+        if called is None:
+            return found[0]
+        verb = "read" if called.endswith("'s input schema") else "call"
+        return f"{verb.capitalize() if found[1] == 'Run' else verb} {called}"
+
+    said = re.sub(r"\b(Run|run) `([^`]+)`", as_call, text)
+    return options_as_arguments(said, argument_names(command))
+
+
+def _as_tool_call(line: str, command: Command) -> str | None:
+    """`list --status all` → `agentic_timer__list with status: all`, for a command of the
+    package that is a tool; None for anything else."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    for length in range(len(words), 0, -1):
+        tool = command.package_tools.get(" ".join(words[:length]))
+        if tool is not None:
+            break
+    else:
+        return None
+    rest, given = words[length:], []
+    if rest == ["--help"]:
+        return f"{tool}'s input schema"
+    while rest:
+        word = rest.pop(0)
+        if not word.startswith("--"):
+            return None  # a positional: its argument's name is not said here
+        name, _, value = word[2:].partition("=")
+        if not value and rest and not rest[0].startswith("--"):
+            value = rest.pop(0)
+        given.append(f"{name.replace('-', '_')}: {value}" if value else f"{name.replace('-', '_')}: true")
+    return f"{tool} with {', '.join(given)}" if given else tool
 
 
 def _error(
@@ -521,10 +577,17 @@ def _error(
     unless `text` is given."""
     # An app's output quoted in details may hold bytes that were not UTF-8: printable, or the
     # protocol's own serialisation would fail and end the session.
-    said = text if text is not None else error_text(document["error"], argument_names(command))
+    structured = json.loads(to_json(document))
+    error = structured.get("error")
+    if isinstance(error, dict):
+        # The app speaks of its command line; the caller of the tool sent arguments and calls tools.
+        for key in ("message", "hint"):
+            if isinstance(error.get(key), str):
+                error[key] = in_tool_terms(error[key], command)
+    said = text if text is not None else error_text(structured["error"], argument_names(command))
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=printable(said))],
-        structured_content=json.loads(to_json(document)),
+        structured_content=structured,
         is_error=True,
     )
 
@@ -797,6 +860,27 @@ def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     return found
 
 
+def resource_notes(commands: dict[str, Command]) -> dict[str, str]:
+    """URI → the line each of a described package's resources starts with over MCP: its APP.md
+    and skills say to run the CLI, and the client has the tools instead."""
+    notes: dict[str, str] = {}
+    for command in commands.values():
+        if command.description is None:
+            continue  # a tool of `args` takes the CLI's words: the documents say them right
+        example = command.package_tools.get("list") or command.tool
+        note = (
+            f"> Over MCP each command below is a tool: `{command.package.name} <command>` is "
+            f"`{example.rsplit('__', 1)[0]}__<command>` (`{example}`), its options are the tool's "
+            "arguments (`--due-at` is `due_at`, `--confirm` is `confirm: true`). Call the tools; "
+            "do not run `python3 app/cli.py`.\n\n"
+        )
+        where = f"{URI_SCHEME}://{quote(command.package.name, safe='')}"
+        notes[f"{where}/APP.md"] = note
+        for skill in command.package.manifest.skills:
+            notes[f"{where}/skills/{skill}"] = note
+    return notes
+
+
 def build_server(
     roots: list[Path],
     approve: bool = False,
@@ -811,6 +895,7 @@ def build_server(
     chosen = options or RunOptions()
     commands = chosen_tools(load_commands(roots, approve, chosen, warm), only)
     documents = resources(commands)
+    tools_note = resource_notes(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
         tools = []
@@ -893,7 +978,7 @@ def build_server(
         if uri not in documents:
             raise MCPError(INVALID_PARAMS, f"No resource {uri}; list_resources names every one.")
         try:
-            text = read_body(documents[uri][2])
+            text = tools_note.get(uri, "") + read_body(documents[uri][2])
         except ManifestError as error:
             raise MCPError(INVALID_PARAMS, f"{uri} cannot be read: {error}") from None
         return types.ReadResourceResult(
