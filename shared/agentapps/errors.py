@@ -19,6 +19,8 @@ CONFORMANCE_FAILED = "CONFORMANCE_FAILED"  # `conformance`: a runtime failed a c
 # does not require. Its exit status is the app's own, relayed (128 + N when signal N ended it),
 # so it has no entry in the table below; error.details carries exitStatus, stdout and stderr.
 APP_FAILED = "APP_FAILED"
+# `mcp`: a tool's answer over the server's bound that cannot be paged (details.mayHaveTakenEffect).
+ANSWER_TOO_LARGE = "ANSWER_TOO_LARGE"
 
 TOOLKIT_EXIT_STATUS = {
     PACKAGE_INVALID: 10,
@@ -27,6 +29,7 @@ TOOLKIT_EXIT_STATUS = {
     CHECK_FAILED: 13,
     SCENARIO_FAILED: 14,
     CONFORMANCE_FAILED: 15,
+    ANSWER_TOO_LARGE: 16,
 }
 
 

@@ -33,11 +33,14 @@ import hashlib
 import json
 import os
 import re
+import shlex
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
@@ -55,7 +58,7 @@ from agentic_kit.text import printable
 
 from .catalog import discover
 from .environment import package_environment
-from .errors import APP_FAILED
+from .errors import ANSWER_TOO_LARGE, APP_FAILED, ToolkitError
 from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .mcp_wire import claimed_stdio
@@ -85,6 +88,12 @@ INSTRUCTIONS = (
     "agreed. Leave out an argument you do not need (null also means not given)."
 )
 CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm": true.'
+# Every tool answer's text is at most this many bytes of UTF-8 JSON by default: Claude Code refuses
+# a tool result over 25,000 tokens, and even text of about 1.3 bytes a token (accented or CJK)
+# stays under that; ASCII JSON is nearer 3 bytes a token, about 11,000 tokens.
+MAX_ANSWER_BYTES = 32_000
+PAGE_LIMIT = 50  # items a list-like tool answers when its call gives no `limit`
+PAGED_WITHOUT_LIMIT = ("export",)  # read-only commands whose whole list the server pages itself
 
 
 @dataclass
@@ -92,6 +101,9 @@ class Command:
     package: Package
     words: list[str]  # the declared command: one word, or a command path
     description: dict[str, Any] | None  # its entry in the app's describe; None without describe
+    tool: str = ""  # its tool name, once every tool is named (tool_names)
+    # Every tool of its package, by command name: a hint naming a command names its tool.
+    package_tools: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -177,6 +189,11 @@ def load_commands(
             f"{command.package.root}: `{command.name}` would be the tool {plain}, {why}; "
             f"it is served as {names[key]}"
         )
+    for key, command in served.items():
+        command.tool = names[key]
+        command.package_tools = {
+            declared: names[(name, declared)] for name, declared in served if name == key[0]
+        }
     return {names[key]: command for key, command in served.items()}
 
 
@@ -389,6 +406,22 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     return nullable
 
 
+def paging(command: Command) -> str | None:
+    """How a list-like tool pages over MCP: "app" for a command with `--limit` (the server adds
+    `offset`), "server" for a read-only export (PAGED_WITHOUT_LIMIT: the server adds `limit` and
+    `offset` and cuts the app's whole list); None for any other command."""
+    if command.description is None:
+        return None
+    options = {option["name"] for option in command.description.get("options", [])}
+    if "--offset" in options:
+        return None  # the app pages itself
+    if "--limit" in options:
+        return "app"
+    if command.name in PAGED_WITHOUT_LIMIT and not command.description.get("mutatesState"):
+        return "server"
+    return None
+
+
 def checked_schema(command: Command) -> dict[str, Any]:
     """The schema each call is checked against: an unknown argument is refused."""
     if command.description is None:
@@ -402,6 +435,25 @@ def checked_schema(command: Command) -> dict[str, Any]:
         properties |= {_property(option["name"]): _text_property(option) for option in _as_text(command)}
         required = [argument["name"] for argument in arguments if argument["required"]]
         required += [_property(option["name"]) for option in _as_text(command) if option.get("required")]
+    paged = paging(command)
+    if paged is not None:
+        if paged == "server":
+            properties["limit"] = {"type": "integer", "description": "Show at most N items."}
+        properties["limit"] = {
+            **properties["limit"],
+            "description": f"{properties['limit'].get('description', 'Show at most N items.')} "
+            f"Over MCP {PAGE_LIMIT} when not given.",
+        }
+        if "excerpt" in properties:
+            properties["excerpt"] = {
+                **properties["excerpt"],
+                "description": f"{properties['excerpt'].get('description', '')} "
+                "Over MCP true when not given.".strip(),
+            }
+        properties["offset"] = {
+            "type": "integer",
+            "description": "Skip this many items first: give an answer's nextOffset for the next page.",
+        }
     if command.destructive:
         properties["confirm"] = {"type": "boolean", "description": "True only after the user agreed."}
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
@@ -462,10 +514,60 @@ def error_text(error: dict[str, Any], names: dict[str, str]) -> str:
     said = f"{error['code']}: {error['message']}"
     if isinstance(error.get("hint"), str) and error["hint"]:
         said += f"\nHint: {error['hint']}"
-    if names:
-        options = "|".join(re.escape(option) for option in sorted(names, key=len, reverse=True))
-        said = re.sub(rf"(?<![\w-])({options})(?![\w-])", lambda found: names[found[1]], said)
-    return said
+    return options_as_arguments(said, names)
+
+
+def options_as_arguments(text: str, names: dict[str, str]) -> str:
+    """The text with each CLI option the tool takes named as its argument (`--due-at` → `due_at`)."""
+    if not names:
+        return text
+    options = "|".join(re.escape(option) for option in sorted(names, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])({options})(?![\w-])", lambda found: names[found[1]], text)
+
+
+def in_tool_terms(text: str, command: Command | None) -> str:
+    """An app's message or hint as a tool's caller reads it: "Run `list --status all`" is "Call
+    agentic_timer__list with status: all", and an option the tool takes is named as its argument
+    (options_as_arguments). A command line it cannot read as a call of a served tool stays."""
+    if command is None or command.description is None:
+        return text
+
+    def as_call(found: re.Match[str]) -> str:
+        called = _as_tool_call(found[2], command)
+        if called is None:
+            return found[0]
+        verb = "read" if called.endswith("'s input schema") else "call"
+        return f"{verb.capitalize() if found[1] == 'Run' else verb} {called}"
+
+    said = re.sub(r"\b(Run|run) `([^`]+)`", as_call, text)
+    return options_as_arguments(said, argument_names(command))
+
+
+def _as_tool_call(line: str, command: Command) -> str | None:
+    """`list --status all` → `agentic_timer__list with status: all`, for a command of the
+    package that is a tool; None for anything else."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    for length in range(len(words), 0, -1):
+        tool = command.package_tools.get(" ".join(words[:length]))
+        if tool is not None:
+            break
+    else:
+        return None
+    rest, given = words[length:], []
+    if rest == ["--help"]:
+        return f"{tool}'s input schema"
+    while rest:
+        word = rest.pop(0)
+        if not word.startswith("--"):
+            return None  # a positional: its argument's name is not said here
+        name, _, value = word[2:].partition("=")
+        if not value and rest and not rest[0].startswith("--"):
+            value = rest.pop(0)
+        given.append(f"{name.replace('-', '_')}: {value}" if value else f"{name.replace('-', '_')}: true")
+    return f"{tool} with {', '.join(given)}" if given else tool
 
 
 def _error(
@@ -475,10 +577,17 @@ def _error(
     unless `text` is given."""
     # An app's output quoted in details may hold bytes that were not UTF-8: printable, or the
     # protocol's own serialisation would fail and end the session.
-    said = text if text is not None else error_text(document["error"], argument_names(command))
+    structured = json.loads(to_json(document))
+    error = structured.get("error")
+    if isinstance(error, dict):
+        # The app speaks of its command line; the caller of the tool sent arguments and calls tools.
+        for key in ("message", "hint"):
+            if isinstance(error.get(key), str):
+                error[key] = in_tool_terms(error[key], command)
+    said = text if text is not None else error_text(structured["error"], argument_names(command))
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=printable(said))],
-        structured_content=json.loads(to_json(document)),
+        structured_content=structured,
         is_error=True,
     )
 
@@ -512,9 +621,8 @@ def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, An
         name for name, prop in checked_schema(command)["properties"].items() if prop.get("type") == "integer"
     }
     return {
-        name: int(value)
-        if name in integers and isinstance(value, float) and value.is_integer() and abs(value) < 2**53
-        else value
+        # Any whole float is the integer it equals (`1e16` too): the app then says its own bound.
+        name: int(value) if name in integers and isinstance(value, float) and value.is_integer() else value
         for name, value in arguments.items()
         if value is not None
     }
@@ -540,12 +648,27 @@ def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
         )
 
 
+class EndedBeforeItsCommit(Exception):
+    """A call interrupted (cancelled) that ended before its commit: it changed nothing."""
+
+
 def call(
-    command: Command, arguments: dict[str, Any], options: RunOptions, warm: WarmRuntime | None = None
+    command: Command,
+    arguments: dict[str, Any],
+    options: RunOptions,
+    warm: WarmRuntime | None = None,
+    interrupt: threading.Event | None = None,
 ) -> types.CallToolResult:
+    """The tool's answer to one call. Once `interrupt` is set the app is interrupted as Ctrl-C
+    would: ended before its commit (EndedBeforeItsCommit), or finished from it."""
     try:
         arguments = lone_values_listed(command, given_arguments(command, arguments))
         check_arguments(command, arguments)
+        paged = paging(command)
+        page = Page(arguments.pop("offset", 0), arguments.get("limit", PAGE_LIMIT)) if paged else Page(0, 0)
+        if paged is not None:
+            page.check()
+            arguments = page.app_arguments(command, arguments, paged)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
         try:
@@ -563,8 +686,11 @@ def call(
             max_output=options.max_output,
             warm=warm,
             stdin=stdin,
+            interrupt=interrupt,
         )
     except AppError as error:
+        if interrupt is not None and interrupt.is_set() and _ended_by_the_interrupt(error):
+            raise EndedBeforeItsCommit from None
         return _error(error_envelope(command.name, error), command)
     if isinstance(document, dict) and document.get("ok") is False:
         failure = document.get("error")
@@ -578,11 +704,123 @@ def call(
         return _error(
             document, text=f"{APP_FAILED}: The app failed without a structured error: {to_json(document)}"
         )
+    try:
+        document = bounded(command, document, page if paged else None)
+    except AppError as error:
+        return _error(error_envelope(command.name, error), command)
     text = json.dumps(document, ensure_ascii=False)
     structured = document if isinstance(document, dict) else None
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)], structured_content=structured
     )
+
+
+def _ended_by_the_interrupt(error: AppError) -> bool:
+    """The app died by the interrupt's signal with nothing on stdout: before its commit (an app
+    holds the signal from its commit on, and then prints its whole answer)."""
+    details = getattr(error, "details", None) or {}
+    return (
+        error.code == APP_FAILED
+        and details.get("exitStatus") in (128 + signal.SIGTERM, -signal.SIGTERM)
+        and not details.get("stdout")
+    )
+
+
+@dataclass
+class Page:
+    """The page a list-like call asks for: `limit` items after the first `offset`."""
+
+    offset: int
+    limit: int
+
+    def check(self) -> None:
+        for name, value in (("offset", self.offset), ("limit", self.limit)):
+            if value < 0:
+                raise AppError(
+                    ErrorCode.VALIDATION_ERROR,
+                    f"{name}: {value} is less than 0.",
+                    f"Give {name} as a whole number >= 0, or leave it out.",
+                )
+
+    def app_arguments(self, command: Command, arguments: dict[str, Any], paged: str) -> dict[str, Any]:
+        """The arguments the app is run with: its own `--limit` covering the page and all before
+        it (the server cuts off the first `offset`), or none for a list the server pages; an
+        excerpt, where the app has one and the call did not say (`"excerpt": false` for all)."""
+        given = dict(arguments)
+        if paged == "app":
+            given["limit"] = self.offset + self.limit
+        else:
+            given.pop("limit", None)
+        if "excerpt" in checked_schema(command)["properties"]:
+            given.setdefault("excerpt", True)
+        return given
+
+
+def answer_bytes(document: Any) -> int:
+    return len(json.dumps(document, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+
+
+def bounded(command: Command, document: Any, page: Page | None) -> Any:
+    """The answer as the client gets it: a list-like tool's page (`offset`, `total`, and
+    `nextOffset` with a hint when more follow), cut to fit MAX_ANSWER_BYTES; any other answer as
+    it is, or ANSWER_TOO_LARGE when it does not fit (saying whether the call took effect)."""
+    items = document.get("items") if isinstance(document, dict) else None
+    if page is not None and isinstance(items, list):
+        if isinstance(document.get("total"), int):  # the app cut at offset + limit and counted all
+            total, shown = document["total"], items[page.offset :]
+        else:
+            total, shown = len(items), items[page.offset : page.offset + page.limit]
+        fits = _fitting(document, shown, page.offset, total, command)
+        if fits is not None:
+            return fits
+    elif answer_bytes(document) <= MAX_ANSWER_BYTES:
+        return document
+    mutates = command.description is None or bool(command.description.get("mutatesState"))
+    raise ToolkitError(
+        ANSWER_TOO_LARGE,
+        f"The answer is {answer_bytes(document):,} bytes, over the {MAX_ANSWER_BYTES:,} bytes a tool "
+        "answer may take"
+        + (
+            "; the command ran and may have taken effect."
+            if mutates
+            else "; the command only reads, so nothing changed."
+        ),
+        "Do not retry it blindly: read the state back with a list tool (its excerpts stay small)."
+        if mutates
+        else "Over MCP it cannot be read whole; the package's CLI prints it (agentapps run).",
+        details={"mayHaveTakenEffect": mutates, "bytes": answer_bytes(document), "bound": MAX_ANSWER_BYTES},
+    )
+
+
+def _fitting(
+    document: dict[str, Any], shown: list[Any], offset: int, total: int, command: Command
+) -> dict[str, Any] | None:
+    """The page with as many of `shown` as fit in MAX_ANSWER_BYTES (found by halving); None when
+    not even one item fits."""
+
+    def page_of(count: int) -> dict[str, Any]:
+        answer = {**document, "count": count, "items": shown[:count], "total": total, "offset": offset}
+        following = offset + count
+        if following < total and count:
+            answer["nextOffset"] = following
+            answer["hint"] = (
+                f"{total - following:,} more: call {command.tool} again with the same "
+                f"arguments and offset: {following}."
+            )
+        return answer
+
+    low, high = 0, len(shown)  # page_of(low) fits (or low is 0); find the largest count that fits
+    if answer_bytes(page_of(high)) <= MAX_ANSWER_BYTES:
+        return page_of(high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if answer_bytes(page_of(middle)) <= MAX_ANSWER_BYTES:
+            low = middle
+        else:
+            high = middle
+    if low == 0 and shown:
+        return None
+    return page_of(low)
 
 
 def chosen_tools(commands: dict[str, Command], only: tuple[str, ...]) -> dict[str, Command]:
@@ -622,6 +860,27 @@ def resources(commands: dict[str, Command]) -> dict[str, tuple[str, str, Path]]:
     return found
 
 
+def resource_notes(commands: dict[str, Command]) -> dict[str, str]:
+    """URI → the line each of a described package's resources starts with over MCP: its APP.md
+    and skills say to run the CLI, and the client has the tools instead."""
+    notes: dict[str, str] = {}
+    for command in commands.values():
+        if command.description is None:
+            continue  # a tool of `args` takes the CLI's words: the documents say them right
+        example = command.package_tools.get("list") or command.tool
+        note = (
+            f"> Over MCP each command below is a tool: `{command.package.name} <command>` is "
+            f"`{example.rsplit('__', 1)[0]}__<command>` (`{example}`), its options are the tool's "
+            "arguments (`--due-at` is `due_at`, `--confirm` is `confirm: true`). Call the tools; "
+            "do not run `python3 app/cli.py`.\n\n"
+        )
+        where = f"{URI_SCHEME}://{quote(command.package.name, safe='')}"
+        notes[f"{where}/APP.md"] = note
+        for skill in command.package.manifest.skills:
+            notes[f"{where}/skills/{skill}"] = note
+    return notes
+
+
 def build_server(
     roots: list[Path],
     approve: bool = False,
@@ -636,6 +895,7 @@ def build_server(
     chosen = options or RunOptions()
     commands = chosen_tools(load_commands(roots, approve, chosen, warm), only)
     documents = resources(commands)
+    tools_note = resource_notes(commands)
 
     async def list_tools(context: Any, params: Any) -> types.ListToolsResult:
         tools = []
@@ -670,16 +930,38 @@ def build_server(
                     ),
                 )
             )
+        interrupt = threading.Event()
+        ran = Ran()
+
+        def in_thread() -> None:
+            try:
+                ran.result = call(command, dict(params.arguments or {}), chosen, warm, interrupt)
+            except BaseException as error:  # noqa: BLE001 - said to the client, never lost
+                ran.error = error
+            finally:
+                ran.over.set()
+
         try:
             # In a worker thread: the call waits on its own process, and the event loop goes on
-            # answering pings and other calls (each request is its own task in the SDK).
-            return await anyio.to_thread.run_sync(call, command, dict(params.arguments or {}), chosen, warm)
-        except Exception as error:  # noqa: BLE001 - one package's failure never takes the server down
+            # answering pings and other calls (each request is its own task in the SDK). Left to
+            # run when the request is cancelled, which interrupts it instead.
+            await anyio.to_thread.run_sync(in_thread, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            interrupt.set()
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(ran.over.wait)
+                await _say_how_it_ended(context, params.name, command, ran)
+            raise
+        if isinstance(ran.error, EndedBeforeItsCommit):  # interrupted, though not by the client
+            ran.error = AppError(ErrorCode.INTERNAL_ERROR, "The call was interrupted before its commit.")
+        if ran.error is not None or ran.result is None:
+            error = ran.error or RuntimeError("no answer")
             return _error(
                 error_envelope(
                     command.name, AppError(ErrorCode.INTERNAL_ERROR, f"{type(error).__name__}: {error}")
                 )
             )
+        return ran.result
 
     async def list_resources(context: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(
@@ -696,7 +978,7 @@ def build_server(
         if uri not in documents:
             raise MCPError(INVALID_PARAMS, f"No resource {uri}; list_resources names every one.")
         try:
-            text = read_body(documents[uri][2])
+            text = tools_note.get(uri, "") + read_body(documents[uri][2])
         except ManifestError as error:
             raise MCPError(INVALID_PARAMS, f"{uri} cannot be read: {error}") from None
         return types.ReadResourceResult(
@@ -720,6 +1002,72 @@ def build_server(
         on_list_resources=list_resources,
         on_read_resource=read_resource,
     )
+
+
+@dataclass
+class Ran:
+    """What a call's worker thread gave: its answer or the error it raised, once `over` is set."""
+
+    result: types.CallToolResult | None = None
+    error: BaseException | None = None
+    over: threading.Event = field(default_factory=threading.Event)
+
+
+CANCELLED_LOGGER = "agentapps.cancelled"
+
+
+def how_it_ended(tool: str, command: Command, ran: Ran) -> dict[str, Any]:
+    """What the client is told of a cancelled call, which gets no answer of its own (the protocol
+    says so): whether it took effect and, when it ran to its end, its answer — so a retried `add`
+    is never a silent duplicate."""
+    if isinstance(ran.error, EndedBeforeItsCommit):
+        return {
+            "tool": tool,
+            "tookEffect": False,
+            "message": f"The cancelled call of {tool} ended before its commit: nothing changed.",
+        }
+    answer = ran.result.structured_content if ran.result is not None else None
+    mutates = command.description is None or bool(command.description.get("mutatesState"))
+    took: bool | None
+    if ran.result is not None and not ran.result.is_error:
+        took = mutates
+        said = (
+            "it had begun its commit, so it finished and took effect; its answer is here: do not call "
+            "it again for the same change."
+            if mutates
+            else "it finished; it only reads."
+        )
+    else:
+        error = (answer or {}).get("error") if isinstance(answer, dict) else None
+        details = (error or {}).get("details") if isinstance(error, dict) else None
+        took = None if isinstance(details, dict) and details.get("mayHaveTakenEffect") else False
+        said = (
+            "it failed and may have taken effect: read the state back before calling it again."
+            if took is None
+            else "it failed: nothing changed."
+        )
+    return {
+        "tool": tool,
+        "tookEffect": took,
+        "message": f"The cancelled call of {tool}: {said}",
+        "answer": answer,
+    }
+
+
+async def _say_how_it_ended(context: Any, tool: str, command: Command, ran: Ran) -> None:
+    """A log message (notifications/message, logger CANCELLED_LOGGER) with how_it_ended, naming
+    the cancelled request's id."""
+    data = {"requestId": getattr(context, "request_id", None), **how_it_ended(tool, command, ran)}
+    with contextlib.suppress(Exception):  # the client may have gone: nothing left to tell
+        await context.session.send_notification(
+            types.LoggingMessageNotification(
+                params=types.LoggingMessageNotificationParams(
+                    level="warning" if data["tookEffect"] is not False else "info",
+                    data=data,
+                    logger=CANCELLED_LOGGER,
+                )
+            )
+        )
 
 
 def _version() -> str:

@@ -96,11 +96,15 @@ def refusal(line: str) -> dict[str, Any] | None:
             line, object_pairs_hook=_pairs, parse_int=_integer, parse_float=_float, parse_constant=_constant
         )
     except _Unreadable as error:
-        said = _lenient(line)  # read as any JSON reader would, only to tell its id
-        silent = isinstance(said, dict) and "id" not in said
-        return _answer(_id(said), INVALID_REQUEST, f"Invalid request: {error}.", silent)
+        keys = top_level(line)  # read only to tell its id, and whether it is a notification
+        silent = keys is not None and "id" not in keys
+        return _answer(_id(keys), INVALID_REQUEST, f"Invalid request: {error}.", silent)
     except RecursionError:
-        return _answer(None, PARSE_ERROR, f"Parse error: nested deeper than {MAX_DEPTH} levels.")
+        keys = top_level(line)
+        silent = keys is not None and "id" not in keys
+        return _answer(
+            _id(keys), INVALID_REQUEST, f"Invalid request: nested deeper than {MAX_DEPTH} levels.", silent
+        )
     except ValueError as error:
         return _answer(None, PARSE_ERROR, f"Parse error: {type(error).__name__}: {str(error)[:200]}")
     if isinstance(message, list):
@@ -119,6 +123,77 @@ def refusal(line: str) -> dict[str, Any] | None:
         said = first[0] if first else "not a JSON-RPC message"
         return _answer(_id(message), INVALID_REQUEST, f"Invalid request: {said}.", "id" not in message)
     return None
+
+
+class _Unshown:
+    """A value top_level does not read: a nested one, or a number too long to be any id."""
+
+
+UNSHOWN = _Unshown()
+
+
+def top_level(line: str) -> dict[str, Any] | None:
+    """The top-level keys of a JSON object on the line, each with its value when that is a string,
+    a short number, true, false or null (a nested value or a longer number is UNSHOWN); None when
+    the line is no JSON object. It reads without recursion and converts no long number, so a line
+    nested 100,000 deep, or holding a 5,000-digit number, still tells its id and whether it is a
+    notification."""
+    scalar = json.JSONDecoder(
+        parse_int=lambda text: int(text) if len(text.lstrip("-")) <= MAX_DIGITS else UNSHOWN,
+        parse_float=lambda text: float(text) if len(text) <= MAX_DIGITS else UNSHOWN,
+    )
+    space = " \t\n\r"
+    text = line.strip(space)
+    found: dict[str, Any] = {}
+    try:
+        if not text.startswith("{"):
+            return None
+        at = _skip(text, 1, space)
+        if text[at] == "}":
+            return found
+        while True:
+            if text[at] != '"':
+                return None
+            key, at = scalar.raw_decode(text, at)
+            at = _skip(text, at, space)
+            if text[at] != ":":
+                return None
+            at = _skip(text, at + 1, space)
+            if text[at] in "[{":
+                found[key], at = UNSHOWN, _past_nested(text, at, scalar)
+            else:
+                found[key], at = scalar.raw_decode(text, at)
+            at = _skip(text, at, space)
+            if text[at] == "}":
+                return found
+            if text[at] != ",":
+                return None
+            at = _skip(text, at + 1, space)
+    except (ValueError, IndexError):
+        return None
+
+
+def _skip(text: str, at: int, space: str) -> int:
+    while text[at] in space:
+        at += 1
+    return at
+
+
+def _past_nested(text: str, at: int, scalar: json.JSONDecoder) -> int:
+    """The index past the array or object opening at `at`: brackets counted, strings skipped."""
+    depth = 0
+    while True:
+        char = text[at]
+        if char == '"':
+            _, at = scalar.raw_decode(text, at)  # a string, escapes and all: no bracket in it counts
+            continue
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return at + 1
+        at += 1
 
 
 def _lenient(line: str) -> Any:

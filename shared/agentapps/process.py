@@ -17,6 +17,7 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -67,6 +68,11 @@ class Child(Protocol):
         """SIGKILL to the entry process's whole group (it leads a session of its own)."""
         ...
 
+    def interrupt_group(self) -> None:
+        """SIGTERM to the entry process's whole group: an app of the kit ends at once before its
+        commit, changing nothing, and from its commit finishes (agentic_kit.interrupts)."""
+        ...
+
 
 class _Spawned:
     """A subprocess.Popen as a Child."""
@@ -89,6 +95,10 @@ class _Spawned:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signal.SIGKILL)
 
+    def interrupt_group(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+
 
 def run_bounded(
     argv: Sequence[str],
@@ -98,6 +108,7 @@ def run_bounded(
     stdin: bytes | int,
     timeout: float,
     max_output: int,
+    interrupt: threading.Event | None = None,
 ) -> Finished:
     """Run argv from cwd with env, feed it stdin, and collect stdout and stderr within the bounds.
     `stdin` is bytes to feed, or a file descriptor the process reads itself (the runtime's own
@@ -127,6 +138,7 @@ def run_bounded(
             feed=b"" if isinstance(stdin, int) else stdin,
             deadline=deadline,
             max_output=max_output,
+            interrupt=interrupt,
         )
     finally:
         for pipe in (process.stdin, process.stdout, process.stderr):
@@ -147,11 +159,13 @@ def collect(
     feed: bytes,
     deadline: float,
     max_output: int,
+    interrupt: threading.Event | None = None,
 ) -> Finished:
     """Feed `feed` into stdin_pipe (then close it) and read the stdout and stderr pipes until the
     child exits (then for EXIT_GRACE at most), the deadline passes (TimedOut), or a stream passes
     `max_output` bytes. The caller owns and closes stdout and stderr; stdin_pipe is closed here
-    (closing it again is harmless)."""
+    (closing it again is harmless). Once `interrupt` is set the child's group gets SIGTERM, once,
+    and is collected as before: it ends, or finishes what it has begun to commit."""
     stdin_fd = stdin_pipe.fileno() if stdin_pipe is not None else -1
     names = {stdout: "stdout", stderr: "stderr"}
     received = {descriptor: bytearray() for descriptor in names}
@@ -167,7 +181,11 @@ def collect(
             stdin_pipe.close()
         exited_at: float | None = None
         over_cap: str | None = None
+        interrupted = False
         while selector.get_map() and over_cap is None:
+            if interrupt is not None and interrupt.is_set() and not interrupted and exited_at is None:
+                child.interrupt_group()
+                interrupted = True
             now = time.monotonic()
             if exited_at is None and child.poll() is not None:
                 exited_at = now

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ def invoke(
     timeout: float = DEFAULT_TIMEOUT,
     max_output: int = DEFAULT_MAX_OUTPUT,
     warm: WarmRuntime | None = None,
+    interrupt: threading.Event | None = None,
 ) -> Invocation:
     """Run the package's entry command from its root with `args` and check what comes back.
 
@@ -72,6 +74,7 @@ def invoke(
     the folder of this runtime's interpreter goes first on its PATH, so `python3` in an entry
     command is the interpreter the runtime runs under. Raises RunTimedOut past `timeout` seconds
     (the call returns within it plus process.EXIT_GRACE), and OSError when the shell cannot start.
+    Setting `interrupt` while it runs interrupts it as Ctrl-C would (process.collect).
     """
     from .environment import package_environment
 
@@ -90,6 +93,7 @@ def invoke(
                 stdin=given,
                 deadline=deadline,
                 max_output=max_output,
+                interrupt=interrupt,
             )
         if finished is None:  # run cold: not a Python script, or no warm process could start
             finished = run_bounded(
@@ -99,6 +103,7 @@ def invoke(
                 stdin=given,
                 timeout=max(deadline - time.monotonic(), 0.0),
                 max_output=max_output,
+                interrupt=interrupt,
             )
     except TimedOut:
         raise RunTimedOut(

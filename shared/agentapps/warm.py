@@ -146,6 +146,7 @@ class WarmRuntime:
         stdin: bytes | int,
         deadline: float,
         max_output: int,
+        interrupt: threading.Event | None = None,
     ) -> Finished | None:
         """Run one call warm, bounded like run_bounded; None when this package cannot be served
         warm (nothing of the call has run then). Raises TimedOut past the deadline."""
@@ -163,7 +164,7 @@ class WarmRuntime:
             server = self._server(slot, root, interpreter, script, base_env, deadline)
             if server is None:
                 return None
-            call = self._send(server, root, args, env, stdin, deadline, max_output)
+            call = self._send(server, root, args, env, stdin, deadline, max_output, interrupt)
             if call is not None:
                 return call
             with slot.lock:
@@ -260,6 +261,7 @@ class WarmRuntime:
         stdin: bytes | int,
         deadline: float,
         max_output: int,
+        interrupt: threading.Event | None = None,
     ) -> Finished | None:
         """Hand the call to the warm process and collect it; None when the warm process is gone
         before the call's child started. Raises ToolkitError when the call ran but how it ended
@@ -312,6 +314,7 @@ class WarmRuntime:
                     feed=b"" if isinstance(stdin, int) else stdin,
                     deadline=deadline,
                     max_output=max_output,
+                    interrupt=interrupt,
                 )
             except _NotStarted:
                 if time.monotonic() >= deadline:
@@ -429,6 +432,14 @@ class _Call:
             self._killpg()
         elif self.returncode is None:
             self.server.stop()  # no child has said its pid: the warm process itself is stuck
+
+    def interrupt_group(self) -> None:
+        give_up = time.monotonic() + _PID_WAIT
+        while self.pid is None and self.returncode is None and time.monotonic() < give_up:
+            self._pump(give_up - time.monotonic())
+        if self.pid is not None and self.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGTERM)
 
     def _killpg(self) -> None:
         assert self.pid is not None

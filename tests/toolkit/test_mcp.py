@@ -191,9 +191,16 @@ def test_activation_is_resources_the_body_and_the_skills(tmp_path: Path) -> None
             + [f"agentapp://{name}/skills/{name}-usage" for name in PACKAGES]
         )
         body: Any = await session.read_resource("agentapp://agentic-notes/APP.md")
-        assert body.contents[0].text.startswith("# Agentic Notes\n\n## Purpose")
+        # Each document first points at the tools: it was written for the CLI.
+        note, text = body.contents[0].text.split("\n\n", 1)
+        assert note.startswith("> Over MCP each command below is a tool")
+        assert "`agentic_notes__list`" in note
+        assert "do not run `python3 app/cli.py`" in note
+        assert text.startswith("# Agentic Notes\n\n## Purpose")
         skill: Any = await session.read_resource("agentapp://agentic-timer/skills/agentic-timer-usage")
-        assert skill.contents[0].text.startswith("# Using Agentic Timer")
+        note, text = skill.contents[0].text.split("\n\n", 1)
+        assert "`agentic_timer__list`" in note
+        assert text.startswith("# Using Agentic Timer")
 
     run(tmp_path, scenario)
 
@@ -669,7 +676,7 @@ def test_output_that_is_not_valid_unicode_is_a_violation_and_the_server_lives_on
 def test_a_failing_call_s_text_carries_the_hint_and_names_the_tool_s_arguments(tmp_path: Path) -> None:
     """Many clients hand the model only the text: `CODE: message`, then the hint on its own line,
     an option named as the argument the client sent (`due_at`, not `--due-at`). The structured
-    content is the app's envelope exactly as it printed it."""
+    content is the app's envelope with its message and hint in the same tool terms."""
 
     async def scenario(session: ClientSession) -> None:
         refused = await session.call_tool("agentic_to_do__update", {"id": "td_0001", "due_at": "2026-02-30"})
@@ -678,15 +685,12 @@ def test_a_failing_call_s_text_carries_the_hint_and_names_the_tool_s_arguments(t
         assert envelope is not None
         error = envelope["error"]
         assert envelope["command"] == "update"
-        assert "--due-at" in error["message"]  # the app's own words, kept
+        assert error["message"].startswith("due_at ")  # the argument the client sent
+        assert "--due-at" not in error["message"]
         assert error["hint"]
         [content] = refused.content
         assert isinstance(content, TextContent)
-        message = error["message"].replace("--due-at", "due_at")
-        assert (
-            content.text
-            == f"VALIDATION_ERROR: {message}\nHint: {error['hint'].replace('--due-at', 'due_at')}"
-        )
+        assert content.text == f"VALIDATION_ERROR: {error['message']}\nHint: {error['hint']}"
         assert "--due-at" not in content.text
 
     run(tmp_path, scenario, [str(SUITE / "agentic-to-do")])

@@ -1,0 +1,155 @@
+"""`agentapps mcp`: every tool answer fits the documented bound (MAX_ANSWER_BYTES), list-like
+tools page, and an answer that cannot be paged is refused saying whether the call took effect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mcp import ClientSession
+
+from agentapps.mcp_server import MAX_ANSWER_BYTES, PAGE_LIMIT
+from tests.states import document, encode, open_todo
+from tests.toolkit.conftest import SUITE
+from tests.toolkit.test_mcp import run
+
+TODO = [str(SUITE / "agentic-to-do")]
+NOTES = [str(SUITE / "agentic-notes")]
+MOMENT = "2026-03-01T00:00:00.000Z"
+
+
+def todo_state(tmp_path: Path, count: int, description: str = "") -> None:
+    """`count` open to-dos, each with `description`, written as the state file the app keeps."""
+    items = [
+        open_todo(number, f"Write section {number}", MOMENT) | {"description": description}
+        for number in range(1, count + 1)
+    ]
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "todos.json").write_bytes(encode(document("agentic-to-do", items)))
+
+
+async def answer(session: ClientSession, tool: str, arguments: dict[str, Any]) -> tuple[bool, Any, int]:
+    """(isError, structured content, bytes of the text) of one call."""
+    result = await session.call_tool(tool, arguments)
+    text = result.content[0].text  # type: ignore[union-attr]
+    if not result.is_error:  # an answer's text is its document; an error's is `CODE: message`
+        assert json.loads(text) == result.structured_content
+    return bool(result.is_error), result.structured_content, len(text.encode())
+
+
+def test_a_988_item_list_pages_within_the_bound_and_every_item_is_reached(tmp_path: Path) -> None:
+    """At 988 to-dos the app's whole list is far over any client's cap: over MCP a list answers
+    PAGE_LIMIT items with excerpts, the total, and the next offset; following nextOffset reaches
+    every item once, in order."""
+    todo_state(tmp_path, 988, "A long description, said again and again. " * 40)
+
+    async def scenario(session: ClientSession) -> None:
+        failed, first, size = await answer(session, "agentic_to_do__list", {})
+        assert not failed
+        assert size <= MAX_ANSWER_BYTES
+        assert (first["count"], first["total"], first["offset"], first["nextOffset"]) == (
+            PAGE_LIMIT,
+            988,
+            0,
+            50,
+        )
+        assert "agentic_to_do__list" in first["hint"]
+        assert "offset: 50" in first["hint"]
+        assert all(len(item["description"]) <= 161 for item in first["items"])  # excerpts by default
+        ids, offset = [], 0
+        while True:
+            failed, page, size = await answer(
+                session, "agentic_to_do__list", {"offset": offset, "limit": 200}
+            )
+            assert not failed
+            assert size <= MAX_ANSWER_BYTES
+            assert page["total"] == 988
+            ids += [item["id"] for item in page["items"]]
+            if "nextOffset" not in page:
+                break
+            offset = page["nextOffset"]
+        assert ids == [f"td_{number:04d}" for number in range(1, 989)]
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_a_page_asked_for_past_the_bound_is_cut_to_fit_and_says_where_to_go_on(tmp_path: Path) -> None:
+    """Full descriptions and a limit past the total: the page holds what fits, and the rest is
+    one nextOffset away; a limit of 1e16 is a whole number, read as one, never a schema error."""
+    todo_state(tmp_path, 300, "x" * 600)
+
+    async def scenario(session: ClientSession) -> None:
+        for limit in (1000, 1e16):
+            failed, page, size = await answer(
+                session, "agentic_to_do__list", {"excerpt": False, "limit": limit}
+            )
+            assert not failed
+            assert size <= MAX_ANSWER_BYTES
+            assert 0 < page["count"] < 300
+            assert page["nextOffset"] == page["count"]
+            assert all(len(item["description"]) == 600 for item in page["items"])  # not cut
+        failed, last, _ = await answer(session, "agentic_to_do__list", {"offset": 290})
+        assert not failed
+        assert (last["count"], last["total"]) == (10, 300)
+        assert "nextOffset" not in last
+        assert "hint" not in last
+        failed, past, _ = await answer(session, "agentic_to_do__list", {"offset": 5000})
+        assert not failed
+        assert (past["count"], past["items"], past["total"]) == (0, [], 300)
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_search_and_export_page_too(tmp_path: Path) -> None:
+    todo_state(tmp_path, 120)
+
+    async def scenario(session: ClientSession) -> None:
+        failed, found, _ = await answer(session, "agentic_to_do__search", {"words": "section", "offset": 100})
+        assert not failed
+        assert (found["count"], found["total"], found["offset"]) == (20, 120, 100)
+        failed, exported, _ = await answer(session, "agentic_to_do__export", {})
+        assert not failed
+        assert (exported["count"], exported["total"], exported["nextOffset"]) == (50, 120, 50)
+        assert exported["schemaVersion"] == 2
+        assert exported["nextId"] == 121
+        failed, rest, _ = await answer(session, "agentic_to_do__export", {"offset": 50, "limit": 100})
+        assert [item["id"] for item in rest["items"]] == [f"td_{n:04d}" for n in range(51, 121)]
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_a_negative_offset_or_limit_is_refused_naming_the_argument(tmp_path: Path) -> None:
+    todo_state(tmp_path, 3)
+
+    async def scenario(session: ClientSession) -> None:
+        for name in ("offset", "limit"):
+            failed, refused, _ = await answer(session, "agentic_to_do__list", {name: -1})
+            assert failed
+            assert refused["error"]["code"] == "VALIDATION_ERROR"
+            assert refused["error"]["message"].startswith(f"{name}: -1")
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_an_answer_over_the_bound_that_cannot_be_paged_says_whether_it_took_effect(tmp_path: Path) -> None:
+    """A write whose answer is too large was saved before it spoke: refused as ANSWER_TOO_LARGE
+    with mayHaveTakenEffect, and the item is there; a read that is too large changed nothing."""
+
+    async def scenario(session: ClientSession) -> None:
+        body = "é" * 20_000  # the app's longest description, 40,000 bytes of UTF-8
+        failed, refused, size = await answer(
+            session, "agentic_to_do__add", {"title": "Big", "description": body}
+        )
+        assert failed
+        assert size <= MAX_ANSWER_BYTES
+        assert refused["error"]["code"] == "ANSWER_TOO_LARGE"
+        assert refused["error"]["details"]["mayHaveTakenEffect"] is True
+        failed, listed, _ = await answer(session, "agentic_to_do__list", {})
+        assert [item["title"] for item in listed["items"]] == ["Big"]
+        failed, read, _ = await answer(session, "agentic_to_do__get", {"id": listed["items"][0]["id"]})
+        assert failed
+        assert read["error"]["code"] == "ANSWER_TOO_LARGE"
+        assert read["error"]["details"]["mayHaveTakenEffect"] is False
+
+    run(tmp_path, scenario, TODO)
