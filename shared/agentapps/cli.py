@@ -12,7 +12,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
   sync PKG... [--approve]           refresh a package's vendored kit, schemas/, APP.md's Commands
-  replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
+  replay [--runtime warm|cold|CMD] [--level seed|suite] [OPTIONS] PATH...
                                     replay scenarios (replay.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
@@ -28,6 +28,7 @@ for run and mcp the confirmation gate) and checks its numbers."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import math
 import os
 import sys
@@ -88,6 +89,13 @@ MIN_TIMEOUT = 0.1
 # `replay --runtime` names the built-in runtime's two ways of running a package by these words.
 WARM, COLD = "warm", "cold"
 MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
+
+
+class ScenarioLevel(enum.StrEnum):
+    """`replay --level`: a scenario's `level` (scenario.schema.json)."""
+
+    SEED = "seed"
+    SUITE = "suite"
 
 
 def _seconds(value: str | float) -> float:
@@ -424,6 +432,13 @@ def replay(
     timeout: Annotated[float, timeout_option("Seconds each step may take.")] = DEFAULT_TIMEOUT,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Scenarios replayed side by side.")] = 1,
+    level: Annotated[
+        ScenarioLevel | None,
+        typer.Option(
+            help="Only the scenarios of this level: `seed` (what the seed's Agentic To-Do fixes, "
+            "for any implementation of it) or `suite` (this suite's own contract).",
+        ),
+    ] = None,
     approve: Approve = False,
     env: EnvNames = None,
 ) -> Payload:
@@ -450,6 +465,10 @@ def replay(
         raise AppError(
             ErrorCode.VALIDATION_ERROR, str(error), "Check it against scenario.schema.json."
         ) from None
+    if level is not None:
+        scenarios = [scenario for scenario in scenarios if scenario.level == level.value]
+        if not scenarios:
+            raise AppError(ErrorCode.NOT_FOUND, f"No {level.value}-level scenario under the paths given.")
     roots = set()
     for scenario in scenarios:
         with contextlib.suppress(ScenarioError):  # a missing package is that scenario's report
