@@ -170,7 +170,12 @@ def _replay_seed_level(
 
 
 def _seed_step(
-    step: dict[str, Any], number: int, root: Path, state_file: Path, runtime: Runtime, instants: dict[str, str]
+    step: dict[str, Any],
+    number: int,
+    root: Path,
+    state_file: Path,
+    runtime: Runtime,
+    instants: dict[str, str],
 ) -> StepReport | None:
     args = [text(arg) for arg in step["args"]]
     try:

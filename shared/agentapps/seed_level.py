@@ -49,16 +49,23 @@ def seed_problem(data: dict[str, Any]) -> str | None:
         return f"a seed-level scenario is about the seed's {SEED_PACKAGE}, not {data['package']!r}."
     for key in NOT_AT_SEED_LEVEL:
         if key in data:
-            return f"a seed-level scenario sets no `{key}`: the seed defines no clock, settings or state folder."
+            return (
+                f"a seed-level scenario sets no `{key}`: the seed defines no clock, settings or state folder."
+            )
     for number, step in enumerate(data["steps"]):
         for key in NOT_IN_A_SEED_STEP:
             if key in step:
                 return f"steps/{number} sets `{key}`, which a seed-level scenario may not."
         expect = step["expect"]
         if expect["exit"] not in (0, 1):
-            return f"steps/{number}/expect/exit is {expect['exit']}: at seed level 0 or 1 (any non-zero status)."
+            return (
+                f"steps/{number}/expect/exit is {expect['exit']}: at seed level 0 or 1 (any non-zero status)."
+            )
         if expect["match"] != "subset":
-            return f"steps/{number}/expect/match is exact: the seed allows more fields, so a seed level match is a subset."
+            return (
+                f"steps/{number}/expect/match is exact: the seed allows more fields, "
+                "so a seed level match is a subset."
+            )
         if expect["envelope"]["ok"] != (expect["exit"] == 0):
             return f"steps/{number}/expect: `ok` must be true with exit 0 and false with a non-zero exit."
         error = expect["envelope"].get("error")
@@ -105,7 +112,9 @@ def seed_differences(
     return []
 
 
-def _instant_differences(expected: dict[str, Any], actual: Any, instants: dict[str, str], where: str) -> list[str]:
+def _instant_differences(
+    expected: dict[str, Any], actual: Any, instants: dict[str, str], where: str
+) -> list[str]:
     name = str(expected["$instant"])
     if not isinstance(actual, str) or not INSTANT.fullmatch(actual):
         return [f"{where}: expected an ISO 8601 instant with a zone ({name}), got {show(actual)}"]
@@ -126,7 +135,7 @@ def _moment(instant: str) -> datetime:
     if dot:
         digits = re.match(r"\d+", rest)
         assert digits is not None  # INSTANT has matched
-        text = f"{whole}.{digits.group()[:6].ljust(6, '0')}{rest[digits.end():]}"
+        text = f"{whole}.{digits.group()[:6].ljust(6, '0')}{rest[digits.end() :]}"
     return datetime.fromisoformat(text)
 
 
