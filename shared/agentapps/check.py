@@ -368,10 +368,32 @@ class _Probe:
                 "cli.unknown-command", "an unknown command succeeded; it must exit non-zero.", UNKNOWN_COMMAND
             )
         description = self._describe()
+        exited_zero = False
         for command in self._read_only_commands(description):
-            self.run([command])
+            result = self.run([command])
+            exited_zero |= result is not None and result.exit_status == 0
+        if description is None:
+            # The seed's one hard rule is JSON on success, so some command must be seen to succeed:
+            # without describe, each declared command not gated by confirmation, bare, until one
+            # does (in the package's temporary copy, with temporary state: nothing of the caller's).
+            for command in self._ungated_commands():
+                result = self.run(command.split(" "))
+                if result is not None and result.exit_status == 0:
+                    exited_zero = True
+                    break
+        if not exited_zero and not self.stopped:
+            self.report.warning(
+                "contract.no-success",
+                "no command check could run without arguments succeeded, so JSON on success "
+                "(the seed's rule) was not seen.",
+                "APP.md commands",
+            )
         for command in self.manifest.confirmation_required:
             self._check_confirmation(command, description)
+
+    def _ungated_commands(self) -> list[str]:
+        gated = set(self.manifest.confirmation_required)
+        return [command for command in self.manifest.commands if command not in gated]
 
     def run(self, args: list[str]) -> Invocation | None:
         """One run of the copy; what it breaks becomes findings. None when it could not run."""
@@ -511,7 +533,9 @@ class _Probe:
 
     def _create_entity(self, description: dict[str, Any] | None) -> str | None:
         """Make one entity with the first command that creates from text alone; its id, if any."""
-        for name, command in (description or {}).items():
+        if description is None:
+            return self._create_without_describe()
+        for name, command in description.items():
             arguments = command.get("arguments", [])
             if (
                 not command.get("mutatesState")
@@ -523,6 +547,17 @@ class _Probe:
             if any(argument.get("name") == "id" for argument in arguments):
                 continue
             created = self.run([name] + [PLACEHOLDER for argument in arguments if argument.get("required")])
+            item = (created.envelope or {}).get("item") if created is not None and created.ok else None
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                return str(item["id"])
+        return None
+
+
+    def _create_without_describe(self) -> str | None:
+        """Without describe, each declared command not gated by confirmation, given one sample
+        word, until one answers a new entity (`item.id`), as the seed's `add <title>` does."""
+        for command in self._ungated_commands():
+            created = self.run([*command.split(" "), PLACEHOLDER])
             item = (created.envelope or {}).get("item") if created is not None and created.ok else None
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 return str(item["id"])

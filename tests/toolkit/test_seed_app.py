@@ -79,9 +79,7 @@ def test_check_passes_with_what_a_describe_less_package_in_another_folder_gets(
     assert [(finding["rule"], finding["severity"]) for finding in report["findings"]] == [
         ("package.folder-name", "warning"),  # the folder is not named agentic-to-do
         ("commands.unverified", "warning"),  # the seed's app has no describe
-        # Nor can check create a to-do to aim `remove` at: a refusal of an unknown id proves nothing.
-        ("confirmation.unverified", "warning"),
-    ]
+    ]  # and `list` succeeded with JSON, and `remove td_0001`, aimed at the to-do `add` made, was refused
 
 
 def test_run_every_command(agentapps: Callable[..., ToolkitResult], monkeypatch: Any, tmp_path: Path) -> None:

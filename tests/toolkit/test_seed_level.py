@@ -346,3 +346,63 @@ def test_a_scenario_without_a_level_is_suite_level(tmp_path: Path) -> None:
         )
     )
     assert load_scenario(path).level == "suite"
+
+
+# check holds a package without describe to the seed's rules too.
+
+
+def seed_app_breaking(tmp_path: Path, old: str, new: str) -> Path:
+    """The seed-only app, copied and changed in one place."""
+    package = tmp_path / "agentic-to-do"
+    shutil.copytree(SEED_APP, package)
+    cli = package / "app" / "cli.js"
+    source = cli.read_text()
+    assert old in source
+    cli.write_text(source.replace(old, new))
+    return package
+
+
+def check_findings(
+    agentapps: Callable[..., ToolkitResult], package: Path
+) -> tuple[int, list[tuple[str, str]]]:
+    result = agentapps("check", str(package), "--approve")
+    [report] = (
+        result.envelope["items"]
+        if result.error_code is None
+        else result.envelope["error"]["details"]["items"]
+    )
+    return result.exit_status, [(finding["rule"], finding["severity"]) for finding in report["findings"]]
+
+
+def test_check_fails_a_describe_less_app_whose_success_is_plain_text(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = seed_app_breaking(
+        tmp_path,
+        "process.stdout.write(`${JSON.stringify({ ok: true, command, ...commands[command](words) })}\\n`);",
+        "commands[command](words); process.stdout.write(`OK ${command}\\n`);",
+    )
+    status, findings = check_findings(agentapps, package)
+    assert status != 0
+    assert ("output.json", "error") in findings
+
+
+def test_check_fails_a_describe_less_app_whose_remove_deletes_without_confirm(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = seed_app_breaking(
+        tmp_path,
+        'if (!flags["--confirm"]) throw new Failure("CONFIRMATION_REQUIRED", "remove requires --confirm.");',
+        "",
+    )
+    status, findings = check_findings(agentapps, package)
+    assert status != 0
+    assert ("confirmation.refuses", "error") in findings
+
+
+def test_check_passes_the_seed_only_app_named_after_its_slug_with_one_warning(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = tmp_path / "agentic-to-do"
+    shutil.copytree(SEED_APP, package)
+    assert check_findings(agentapps, package) == (0, [("commands.unverified", "warning")])
