@@ -552,7 +552,6 @@ class _Probe:
                 return str(item["id"])
         return None
 
-
     def _create_without_describe(self) -> str | None:
         """Without describe, each declared command not gated by confirmation, given one sample
         word, until one answers a new entity (`item.id`), as the seed's `add <title>` does."""
