@@ -103,12 +103,47 @@ MAX_PACKAGE_BYTES = 256 * 1024 * 1024
 DEADLINE_TIMEOUTS = 10
 
 
+# Where each rule comes from. seed: the format's two source documents (its recommendations are
+# warnings). agent-skills: the Agent Skills spec, for SKILL.md. runtime: what a runtime refuses so
+# that running a package stays safe and bounded. suite: this suite's conventions, never errors.
+SUITE_RULES = frozenset(
+    {
+        "files.app",
+        "package.folder-name",
+        "kit.copy",
+        "commands.unverified",
+        "confirmation.unverified",
+        "contract.no-success",
+        "body.scheduling",
+    }
+)
+RUNTIME_RULES = frozenset(
+    {"files.outside", "files.special", "files.size", "entry.timeout", "check.deadline", "output.size"}
+)
+AGENT_SKILLS_RULES = frozenset({"skills.valid"})
+
+
+def rule_basis(rule: str) -> str:
+    """`seed`, `agent-skills`, `runtime` or `suite`: where the rule comes from."""
+    if rule in SUITE_RULES:
+        return "suite"
+    if rule in RUNTIME_RULES:
+        return "runtime"
+    if rule in AGENT_SKILLS_RULES:
+        return "agent-skills"
+    return "seed"
+
+
 @dataclass
 class Finding:
     rule: str
     severity: str  # "error" or "warning"
     message: str
     where: str
+    basis: str = ""  # rule_basis(rule), set on creation
+
+    def __post_init__(self) -> None:
+        self.basis = rule_basis(self.rule)
 
 
 @dataclass
@@ -117,6 +152,9 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
 
     def error(self, rule: str, message: str, where: str) -> None:
+        if rule_basis(rule) == "suite":  # a convention of this suite is never an error
+            self.warning(rule, message, where)
+            return
         self.findings.append(Finding(rule, "error", message, where))
 
     def warning(self, rule: str, message: str, where: str) -> None:

@@ -406,3 +406,36 @@ def test_check_passes_the_seed_only_app_named_after_its_slug_with_one_warning(
     package = tmp_path / "agentic-to-do"
     shutil.copytree(SEED_APP, package)
     assert check_findings(agentapps, package) == (0, [("commands.unverified", "warning")])
+
+
+def test_each_finding_says_where_its_rule_comes_from_and_a_suite_convention_is_never_an_error(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = tmp_path / "seed"  # not named after its slug: a convention of this suite
+    shutil.copytree(SEED_APP, package)
+    shutil.rmtree(package / "app" / "state")
+    (package / "skills" / "agentic-to-do-usage" / "SKILL.md").write_text("No frontmatter.\n")
+    result = agentapps("check", str(package), "--approve")
+    [report] = result.envelope["error"]["details"]["items"]
+    found = {(finding["rule"], finding["severity"], finding["basis"]) for finding in report["findings"]}
+    assert ("package.folder-name", "warning", "suite") in found
+    assert ("commands.unverified", "warning", "suite") in found
+    assert ("skills.valid", "error", "agent-skills") in found  # the Agent Skills spec requires frontmatter
+    assert all(severity == "warning" for _, severity, basis in found if basis == "suite")
+
+
+def test_a_package_without_an_app_folder_breaks_a_suite_convention_only(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    package = tmp_path / "agentic-to-do"
+    shutil.copytree(SEED_APP, package)
+    (package / "app" / "cli.js").rename(package / "cli.js")
+    shutil.rmtree(package / "app")
+    app_md = package / "APP.md"
+    app_md.write_text(app_md.read_text().replace("command: node app/cli.js", "command: node cli.js"))
+    result = agentapps("check", str(package), "--approve")
+    assert result.exit_status == 0
+    [report] = result.envelope["items"]
+    assert ("files.app", "warning", "suite") in {
+        (finding["rule"], finding["severity"], finding["basis"]) for finding in report["findings"]
+    }
