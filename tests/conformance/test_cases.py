@@ -350,7 +350,9 @@ def test_an_adapter_that_does_not_answer_is_killed_at_its_limit(
     adapter = command_adapter(f"{sys.executable} -c 'import time; time.sleep(60)'")
     result = run_case(load_case(write_case(collection, [step])), adapter)
     assert result.failure is not None
-    assert result.failure.differences == ["the adapter did not answer within 1 s"]
+    [difference] = result.failure.differences
+    assert difference.startswith("the adapter did not answer `run` within 1 s (killed): ")
+    assert difference.endswith("run {case}/packages/valid-package --timeout 0.5 -- list")
 
 
 def test_an_adapter_that_cannot_start_is_the_cases_problem(collection: Path) -> None:

@@ -134,8 +134,13 @@ def run_step(
     try:
         reply = adapter(argv, env, step_stdin(step), call_limit(step))
     except AdapterTimedOut:
+        # Which operation hung, and for how long, so the runtime's author can run it alone.
         limit = f"{call_limit(step):g}"
-        return StepFailure(number, operation, [f"the adapter did not answer within {limit} s"])
+        return StepFailure(
+            number,
+            operation,
+            [f"the adapter did not answer `{operation_of(step)}` within {limit} s (killed): {operation}"],
+        )
     raw, problems = read_answer(case, step, reply)
     found = [space.tokenised(problem) for problem in problems]
     view = catalog_view(raw, space) if operation_of(step) == "catalog" else {}
