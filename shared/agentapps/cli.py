@@ -523,6 +523,14 @@ def conformance(
             "trusted folders.",
         ),
     ] = False,
+    keep: Annotated[
+        bool,
+        typer.Option(
+            "--keep",
+            help="Leave each case's folder (its packages and state) in place for debugging; each "
+            "result says where (`folder`).",
+        ),
+    ] = False,
 ) -> Payload:
     """Run the conformance cases through a runtime's adapter: per case, pass or every difference
     by JSON path, and a summary line. Any failed case fails the run.
@@ -547,7 +555,7 @@ def conformance(
     if not chosen:
         raise AppError(ErrorCode.NOT_FOUND, "None of the cases given is required by the seed.")
     require_trust(sorted({case.suite_root.resolve() for case in chosen}), approve)
-    run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs)
+    run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs, keep=keep)
     results = [result.as_dict() for result in run.results]
     if run.failed:
         first = run.failed[0]
