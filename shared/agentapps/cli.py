@@ -12,7 +12,7 @@ status from the code table (the apps' codes plus the toolkit's, in errors.py).
   new SLUG [--name] [--description] [--dir]
                                     a new, conformant package to start from
   sync PKG... [--approve]           refresh a package's vendored kit, schemas/, APP.md's Commands
-  replay [--runtime warm|cold|CMD] [OPTIONS] PATH...
+  replay [--runtime warm|cold|CMD] [--level seed|suite] [OPTIONS] PATH...
                                     replay scenarios (replay.py) and say, per step, what differs
   conformance --runtime CMD [--required] [CASES...]
                                     run the runtime conformance cases through an adapter
@@ -29,6 +29,7 @@ for run and mcp the confirmation gate) and checks its numbers."""
 from __future__ import annotations
 
 import contextlib
+import enum
 import math
 import os
 import sys
@@ -92,6 +93,13 @@ MIN_TIMEOUT = 0.1
 # `replay --runtime` names the built-in runtime's two ways of running a package by these words.
 WARM, COLD = "warm", "cold"
 MAX_OUTPUT_LIMIT = 1024 * 1024 * 1024
+
+
+class ScenarioLevel(enum.StrEnum):
+    """`replay --level`: a scenario's `level` (scenario.schema.json)."""
+
+    SEED = "seed"
+    SUITE = "suite"
 
 
 def _seconds(value: str | float) -> float:
@@ -428,6 +436,13 @@ def replay(
     timeout: Annotated[float, timeout_option("Seconds each step may take.")] = DEFAULT_TIMEOUT,
     max_output: MaxOutput = DEFAULT_MAX_OUTPUT,
     jobs: Annotated[int, typer.Option(min=1, max=64, help="Scenarios replayed side by side.")] = 1,
+    level: Annotated[
+        ScenarioLevel | None,
+        typer.Option(
+            help="Only the scenarios of this level: `seed` (what the seed's Agentic To-Do fixes, "
+            "for any implementation of it) or `suite` (this suite's own contract).",
+        ),
+    ] = None,
     approve: Approve = False,
     env: EnvNames = None,
 ) -> Payload:
@@ -454,6 +469,10 @@ def replay(
         raise AppError(
             ErrorCode.VALIDATION_ERROR, str(error), "Check it against scenario.schema.json."
         ) from None
+    if level is not None:
+        scenarios = [scenario for scenario in scenarios if scenario.level == level.value]
+        if not scenarios:
+            raise AppError(ErrorCode.NOT_FOUND, f"No {level.value}-level scenario under the paths given.")
     roots = set()
     for scenario in scenarios:
         with contextlib.suppress(ScenarioError):  # a missing package is that scenario's report
@@ -508,6 +527,14 @@ def conformance(
             "trusted folders.",
         ),
     ] = False,
+    keep: Annotated[
+        bool,
+        typer.Option(
+            "--keep",
+            help="Leave each case's folder (its packages and state) in place for debugging; each "
+            "result says where (`folder`).",
+        ),
+    ] = False,
 ) -> Payload:
     """Run the conformance cases through a runtime's adapter: per case, pass or every difference
     by JSON path, and a summary line. Any failed case fails the run.
@@ -532,7 +559,7 @@ def conformance(
     if not chosen:
         raise AppError(ErrorCode.NOT_FOUND, "None of the cases given is required by the seed.")
     require_trust(sorted({case.suite_root.resolve() for case in chosen}), approve)
-    run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs)
+    run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs, keep=keep)
     results = [result.as_dict() for result in run.results]
     if run.failed:
         first = run.failed[0]

@@ -84,7 +84,8 @@ def _report(report: dict[str, Any]) -> str:
     lines = [f"{verdict}  {report['source']}  ({counts})"]
     for finding in report["findings"]:
         lines.append(
-            f"  {finding['severity']:<7} {finding['rule']:<22} {finding['message']}  [{finding['where']}]"
+            f"  {finding['severity']:<7} {finding['rule']:<22} {finding['message']}  "
+            f"[{finding['where']}; rule of the {finding.get('basis', 'seed')}]"
         )
     return "\n".join(lines)
 

@@ -30,6 +30,8 @@ from .scenarios import (
     find_package,
     text,
 )
+from .seed_level import STATE_FILE_ENV as SEED_STATE_FILE_ENV
+from .seed_level import STATE_FILE_NAME, seed_differences
 from .snapshot import folder_snapshot
 
 
@@ -99,6 +101,8 @@ def replay(scenario: Scenario, runtime: Runtime, *, packages: Path | None = None
     with tempfile.TemporaryDirectory(prefix="agentapps-scenario-") as temp:
         state_dir = Path(temp) / "state"
         state_dir.mkdir()
+        if scenario.level == "seed":
+            return _replay_seed_level(scenario, report, root, state_dir / STATE_FILE_NAME, runtime)
         for name in scenario.data.get("folders", []):
             (state_dir / name).mkdir(exist_ok=True)
         for name, content in scenario.data.get("files", {}).items():
@@ -145,6 +149,54 @@ def replay_step(
         )
     if before is not None and folder_snapshot(state_dir) != before:
         differences.append("state: a failing step changed the state folder; a failure must change nothing")
+    if not differences:
+        return None
+    return StepReport(number, args, differences, invocation.exit_status, invocation.stdout, invocation.stderr)
+
+
+def _replay_seed_level(
+    scenario: Scenario, report: ScenarioReport, root: Path, state_file: Path, runtime: Runtime
+) -> ScenarioReport:
+    """A seed-level scenario (seed_level.py): the state through the seed's own override only, no
+    clock and no zone pinned, exit statuses as zero/non-zero, instants by form and order."""
+    instants: dict[str, str] = {}
+    for number, step in enumerate(scenario.steps, start=1):
+        failure = _seed_step(step, number, root, state_file, runtime, instants)
+        if failure is not None:
+            report.failure = failure
+            return report
+        report.passed_steps = number
+    return report
+
+
+def _seed_step(
+    step: dict[str, Any],
+    number: int,
+    root: Path,
+    state_file: Path,
+    runtime: Runtime,
+    instants: dict[str, str],
+) -> StepReport | None:
+    args = [text(arg) for arg in step["args"]]
+    try:
+        invocation = runtime(root, args, text(step.get("stdin", "")), {SEED_STATE_FILE_ENV: str(state_file)})
+    except (RunTimedOut, OSError) as error:
+        return StepReport(number, args, [f"the runtime failed: {error}"])
+    differences = [f"contract: {violation}" for violation in invocation.violations]
+    expect = step["expect"]
+    if (invocation.exit_status == 0) != (expect["exit"] == 0):
+        wanted = "0" if expect["exit"] == 0 else "a non-zero status"
+        differences.append(f"exit status: expected {wanted}, got {invocation.exit_status}")
+    if invocation.document is NOT_JSON:
+        if not invocation.violations:
+            differences.append(f"envelope: expected a JSON document, got {show(invocation.stdout)}")
+    else:
+        differences += seed_differences(expect["envelope"], invocation.document, instants)
+    if "stateFile" in step and state_file.exists() != step["stateFile"]:
+        differences.append(
+            f"state: {SEED_STATE_FILE_ENV} names {state_file}, which "
+            + ("does not exist; the state was not stored there" if step["stateFile"] else "exists")
+        )
     if not differences:
         return None
     return StepReport(number, args, differences, invocation.exit_status, invocation.stdout, invocation.stderr)

@@ -20,6 +20,7 @@ from typing import Any
 from .environment import admitted
 from .manifest import ManifestError, load_app_manifest
 from .output import MAX_NESTING, nesting
+from .seed_level import seed_problem
 
 SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
@@ -51,6 +52,11 @@ class Scenario:
     @property
     def package(self) -> str:
         return str(self.data["package"])
+
+    @property
+    def level(self) -> str:
+        """`seed` (any implementation of the seed's to-do must pass it) or `suite` (the default)."""
+        return str(self.data.get("level", "suite"))
 
     @property
     def steps(self) -> list[dict[str, Any]]:
@@ -114,7 +120,7 @@ def load_scenario(path: Path) -> Scenario:
     problems = schema_problems(data)
     if problems:
         raise ScenarioError(f"{path}: not a scenario: " + "; ".join(problems))
-    contradiction = _contradiction(data)
+    contradiction = _contradiction(data) or seed_problem(data)
     if contradiction:
         raise ScenarioError(f"{path}: {contradiction}")
     length = sum(text_length(value) for _, value in _texts(data))

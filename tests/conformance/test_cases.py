@@ -350,7 +350,9 @@ def test_an_adapter_that_does_not_answer_is_killed_at_its_limit(
     adapter = command_adapter(f"{sys.executable} -c 'import time; time.sleep(60)'")
     result = run_case(load_case(write_case(collection, [step])), adapter)
     assert result.failure is not None
-    assert result.failure.differences == ["the adapter did not answer within 1 s"]
+    [difference] = result.failure.differences
+    assert difference.startswith("the adapter did not answer `run` within 1 s (killed): ")
+    assert difference.endswith("run {case}/packages/valid-package --timeout 0.5 -- list")
 
 
 def test_an_adapter_that_cannot_start_is_the_cases_problem(collection: Path) -> None:
@@ -512,3 +514,26 @@ def test_a_package_not_listed_is_said_once_and_counts_read_as_words(collection: 
         "answer.items: expected 1 element, got 0: []",
         'packages.valid-package: not listed (expected {"status": "ok"})',
     ]
+
+
+def test_keep_leaves_the_case_folder_and_says_where(collection: Path) -> None:
+    from agentapps.conformance.report import human_report
+
+    from .conftest import agentapps_main, in_process
+
+    case = load_case(write_case(collection, [LIST]))
+    kept = run_case(case, in_process(agentapps_main), keep=True)
+    assert kept.passed, kept.as_dict()
+    assert kept.folder is not None
+    folder = Path(kept.folder)
+    try:
+        assert (folder / "packages" / "valid-package" / "APP.md").is_file()
+        assert (folder / "state").is_dir()
+        assert kept.as_dict()["folder"] == str(folder)
+        report = human_report({"summary": "s"}, [kept.as_dict()])
+        assert f"kept in {folder}" in report
+    finally:
+        shutil.rmtree(folder)
+    plain = run_case(case, in_process(agentapps_main))
+    assert plain.folder is None
+    assert "folder" not in plain.as_dict()

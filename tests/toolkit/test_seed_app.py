@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -44,7 +45,8 @@ confirmationRequired:
   - remove
 ---
 """
-NOW = "2026-04-01T00:00:00.000Z"
+# The seed's app has the system's clock (the seed defines no other): an instant is checked by form.
+INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 
 
 def test_the_app_md_is_the_seeds_own() -> None:
@@ -77,15 +79,16 @@ def test_check_passes_with_what_a_describe_less_package_in_another_folder_gets(
     assert [(finding["rule"], finding["severity"]) for finding in report["findings"]] == [
         ("package.folder-name", "warning"),  # the folder is not named agentic-to-do
         ("commands.unverified", "warning"),  # the seed's app has no describe
-        # Nor can check create a to-do to aim `remove` at: a refusal of an unknown id proves nothing.
-        ("confirmation.unverified", "warning"),
-    ]
+    ]  # and `list` succeeded with JSON, and `remove td_0001`, aimed at the to-do `add` made, was refused
 
 
-def test_run_every_command(agentapps: Callable[..., ToolkitResult], monkeypatch: Any) -> None:
-    monkeypatch.setenv("AGENTIC_NOW", NOW)
+def test_run_every_command(agentapps: Callable[..., ToolkitResult], monkeypatch: Any, tmp_path: Path) -> None:
+    state_file = tmp_path / "todos.json"
+    monkeypatch.setenv("AGENTIC_TODO_STATE_FILE", str(state_file))  # the seed's own override
     package = str(SEED)
     added = agentapps("run", package, "--", "add", "Write docs", "--due-at", "2026-04-05")
+    stamp = added.envelope["item"]["createdAt"]
+    assert INSTANT.fullmatch(stamp), stamp
     assert (added.exit_status, added.envelope) == (
         0,
         {
@@ -97,12 +100,13 @@ def test_run_every_command(agentapps: Callable[..., ToolkitResult], monkeypatch:
                 "description": "",
                 "status": "open",
                 "dueAt": "2026-04-05",
-                "createdAt": NOW,
-                "updatedAt": NOW,
+                "createdAt": stamp,
+                "updatedAt": stamp,
                 "completedAt": None,
             },
         },
     )
+    assert state_file.is_file()
     listed = agentapps("run", package, "--", "list", "--status", "open")
     assert (listed.envelope["count"], listed.envelope["items"][0]["id"]) == (1, "td_0001")
     updated = agentapps("run", package, "--", "update", "td_0001", "--clear-due-at", "--title", "Docs")
@@ -125,7 +129,7 @@ def test_served_over_mcp(tmp_path: Path) -> None:
     server = StdioServerParameters(
         command=str(Path(sys.executable).parent / "agentapps"),
         args=["mcp", str(SEED)],
-        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path), "AGENTIC_NOW": NOW},
+        env={**os.environ, "AGENTIC_TODO_STATE_FILE": str(tmp_path / "todos.json")},
     )
 
     async def main() -> None:

@@ -76,12 +76,17 @@ def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> StepOutcomes
 SLICES = 6
 
 
+def suite_scenario_files() -> list[Path]:
+    """The suite-level scenarios: a seed-level one pins no clock, so its bytes differ run to run."""
+    return [path for path in scenario_files(SCENARIOS) if load_scenario(path).level == "suite"]
+
+
 def scenario_slice(number: int) -> list[Scenario]:
-    return [load_scenario(path) for path in scenario_files(SCENARIOS)[number::SLICES]]
+    return [load_scenario(path) for path in suite_scenario_files()[number::SLICES]]
 
 
 def test_the_slices_hold_every_scenario_once() -> None:
-    files = scenario_files(SCENARIOS)
+    files = suite_scenario_files()
     sliced = [scenario.path for number in range(SLICES) for scenario in scenario_slice(number)]
     assert sorted(sliced) == sorted(files)
     assert len(sliced) == len(set(sliced)) >= 150

@@ -18,6 +18,8 @@ def human_report(summary: dict[str, Any], results: list[dict[str, Any]]) -> str:
             verdict = "pass" if result["passed"] else "FAIL"
             rule = result["case"].split("/", 1)[-1]
             lines.append(f"  {verdict}  {result['level']:<8}  {rule}")
+            if "folder" in result:
+                lines += _indented(f"kept in {result['folder']}")
             if result["problem"]:
                 lines += _indented(result["problem"])
             failure = result["failure"]

@@ -51,6 +51,7 @@ class CaseResult:
     case: Case
     failure: StepFailure | None = None
     problem: str | None = None  # the case could not be run at all
+    folder: str | None = None  # where the case's folder was kept (--keep)
 
     @property
     def passed(self) -> bool:
@@ -67,6 +68,7 @@ class CaseResult:
             "steps": len(self.case.steps),
             "problem": self.problem,
             "failure": None if self.failure is None else self.failure.as_dict(),
+            **({} if self.folder is None else {"folder": self.folder}),
         }
 
 
@@ -103,11 +105,14 @@ class ConformanceRun:
         return {"runtime": self.runtime, "summary": self.summary, **self.counts()}
 
 
-def run_case(case: Case, adapter: Adapter) -> CaseResult:
-    """Every step of the case, in its own fresh folder; the first step that differs ends it."""
+def run_case(case: Case, adapter: Adapter, *, keep: bool = False) -> CaseResult:
+    """Every step of the case, in its own fresh folder; the first step that differs ends it.
+    With `keep` the folder stays, and the result says where."""
     result = CaseResult(case)
     try:
-        with workspace(case) as space:
+        with workspace(case, keep=keep) as space:
+            if keep:
+                result.folder = str(space.root)
             env = space.environment(case)
             for number, step in enumerate(case.steps, start=1):
                 result.failure = run_step(step, number, case, space, env, adapter)
@@ -134,8 +139,13 @@ def run_step(
     try:
         reply = adapter(argv, env, step_stdin(step), call_limit(step))
     except AdapterTimedOut:
+        # Which operation hung, and for how long, so the runtime's author can run it alone.
         limit = f"{call_limit(step):g}"
-        return StepFailure(number, operation, [f"the adapter did not answer within {limit} s"])
+        return StepFailure(
+            number,
+            operation,
+            [f"the adapter did not answer `{operation_of(step)}` within {limit} s (killed): {operation}"],
+        )
     raw, problems = read_answer(case, step, reply)
     found = [space.tokenised(problem) for problem in problems]
     view = catalog_view(raw, space) if operation_of(step) == "catalog" else {}
@@ -150,11 +160,13 @@ def run_step(
     return StepFailure(number, operation, found, reply.exit_status, stdout, stderr)
 
 
-def run_cases(cases: Sequence[Case], adapter: Adapter, runtime: str, *, jobs: int = 1) -> ConformanceRun:
+def run_cases(
+    cases: Sequence[Case], adapter: Adapter, runtime: str, *, jobs: int = 1, keep: bool = False
+) -> ConformanceRun:
     """Each case through the adapter (each in its own folder, so they may run side by side)."""
     if jobs <= 1:
-        return ConformanceRun(runtime, [run_case(case, adapter) for case in cases])
+        return ConformanceRun(runtime, [run_case(case, adapter, keep=keep) for case in cases])
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return ConformanceRun(runtime, list(pool.map(lambda case: run_case(case, adapter), cases)))
+        return ConformanceRun(runtime, list(pool.map(lambda case: run_case(case, adapter, keep=keep), cases)))

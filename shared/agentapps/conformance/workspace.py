@@ -108,15 +108,22 @@ def _hashed(path: Path) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def workspace(case: Case) -> Iterator[Workspace]:
-    """A fresh folder laid out for the case, removed afterwards."""
+def workspace(case: Case, *, keep: bool = False) -> Iterator[Workspace]:
+    """A fresh folder laid out for the case, removed afterwards unless `keep` (to debug it)."""
+    if keep:
+        yield _laid_out(case, Path(tempfile.mkdtemp(prefix="agentapps-conformance-")).resolve())
+        return
     with tempfile.TemporaryDirectory(prefix="agentapps-conformance-") as temp:
-        space = Workspace(Path(temp).resolve())
-        space.packages.mkdir()
-        space.state.mkdir()
-        for name, package in case.packages.items():
-            _build(case, space.package(name), package)
-        yield space
+        yield _laid_out(case, Path(temp).resolve())
+
+
+def _laid_out(case: Case, root: Path) -> Workspace:
+    space = Workspace(root)
+    space.packages.mkdir()
+    space.state.mkdir()
+    for name, package in case.packages.items():
+        _build(case, space.package(name), package)
+    return space
 
 
 def _build(case: Case, target: Path, package: dict[str, Any]) -> None:
