@@ -297,5 +297,7 @@ def tags() -> Payload:
     return list_payload(operations.tag_counts(store().load()))
 
 
+runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+
 if __name__ == "__main__":
     runner.main(app)

@@ -267,5 +267,7 @@ def rename(
     )
 
 
+runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+
 if __name__ == "__main__":
     runner.main(app)

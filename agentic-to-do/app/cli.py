@@ -413,5 +413,7 @@ def import_items(
     return answer
 
 
+runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+
 if __name__ == "__main__":
     runner.main(app)

@@ -10,8 +10,9 @@ serves each call with a child of its own: it forks a relay (the call's shell, in
 forks the child and waits for it. The child leads a session of its own, takes the call's stdin,
 stdout and stderr (passed as descriptors over a Unix socket, so the bytes are the app's own), its
 arguments and AGENTIC_* settings, a cold process's signal state, and runs the script as
-`__main__`. Whatever the child does — crash, os._exit, leak a handle, change a global — dies with
-it.
+`__main__` (of a script with a main guard, only the guarded statements: the warm process has run
+its body, the app and its commands, once). Whatever the child does — crash, os._exit, leak a
+handle, change a global — dies with it.
 
 The call is bounded by process.collect, the very code that bounds a cold call: the same timeout
 for the whole call (the wait for a warm process to start included), the same output cap, the

@@ -58,20 +58,25 @@ def main() -> None:
     control = socket.socket(fileno=control_fd)
     if not hasattr(os, "pidfd_open"):
         return  # it cannot wait for several children at once: the runtime runs this package cold
-    unseeded = preimport(script_path)
+    script_signature = _signature(script_path)  # taken before it is read: a change meanwhile is seen
+    unseeded, held = preimport(script_path)
+    if held is None:
+        return  # the script's own body fails here: the runtime runs this package cold, as it fails there
     loaded = _module_files()
+    loaded[script_path] = script_signature  # a changed script is compiled (and held) anew
     control.sendall(b"R")
-    serve(control, script, script_path, environ, handlers, mask, loaded, unseeded)
+    serve(control, script, script_path, environ, handlers, mask, loaded, unseeded, held)
 
 
-def preimport(script_path: str) -> weakref.WeakSet[random.Random]:
+def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScript | None]:
     """Import every module the script names in an import statement, and every module that the
     package's own modules (those in the script's folder) name anywhere in them, function bodies
     included: a lazy import, cheap for a cold run that does not need it (a writer's filelock), is
-    paid here once instead of in every call's child. Nothing is run but imports; a failure is the
-    child's to meet, exactly as a cold run would.
+    paid here once instead of in every call's child. A failed import is the child's to meet,
+    exactly as a cold run would. Then the script is compiled once and, when it has a main guard,
+    its body is run once (`hold_script`); None when that body fails.
 
-    Returns the random.Random instances these imports made without a seed (or last seeded with
+    Returns, besides, the random.Random instances these made without a seed (or last seeded with
     none): a cold run draws fresh ones, so every call's child reseeds them (one seeded with a
     value keeps the state that value gave it, as it would cold)."""
     unseeded: weakref.WeakSet[random.Random] = weakref.WeakSet()
@@ -84,9 +89,74 @@ def preimport(script_path: str) -> weakref.WeakSet[random.Random]:
     random.Random.seed = recording_seed  # type: ignore[method-assign]
     try:
         _import_all(script_path)
+        held = hold_script(script_path)
     finally:
         random.Random.seed = seed  # type: ignore[method-assign]
-    return unseeded
+    return unseeded, held
+
+
+class HeldScript:
+    """The script as the warm process holds it for every call: `code` is what a call's child runs
+    as `__main__`, in `module` when the body is already run there, else in a new module (None
+    when the script could not be compiled: the child compiles it and meets the error itself)."""
+
+    def __init__(self, code: types.CodeType | None, module: types.ModuleType | None) -> None:
+        self.code = code
+        self.module = module
+
+
+def hold_script(script_path: str) -> HeldScript | None:
+    """Compile the script once (a call no longer pays for it) and, for a script with a main guard
+    (a top-level `if` that tests `__name__`), run its body once, here, as `__main__`: the body of
+    such a script is what importing it would run — the definitions, the app and its commands —
+    and, like every module the script imports, it is the same in every call. A call's child then
+    runs only the guarded statements, in their order, in that module. A script without a guard, or
+    with a `from __future__` import (whose flags the two parts would not share), is run whole in
+    every call. None when the body fails here: the package then runs cold, where it fails the same
+    way (or, reading what only a call has, does not)."""
+    try:
+        with open(script_path, "rb") as handle:
+            source = handle.read()
+        tree = ast.parse(source, script_path)
+        whole = compile(tree, script_path, "exec")
+    except (OSError, SyntaxError, ValueError):
+        return HeldScript(None, None)
+    guarded = [statement for statement in tree.body if _tests_name(statement)]
+    future = any(
+        isinstance(statement, ast.ImportFrom) and statement.module == "__future__" for statement in tree.body
+    )
+    if not guarded or future:
+        return HeldScript(whole, None)
+    body = [statement for statement in tree.body if not _tests_name(statement)]
+    module = _main_module(script_path)
+    saved_path, saved_argv, saved_main = list(sys.path), sys.argv, sys.modules["__main__"]
+    sys.argv = [sys.argv[1]]  # the script as argv[0], as a cold run has it; a call brings its arguments
+    sys.modules["__main__"] = module
+    try:
+        exec(compile(ast.Module(body=body, type_ignores=[]), script_path, "exec"), module.__dict__)
+    except BaseException:  # noqa: BLE001 - the body fails here: cold runs will say how
+        sys.path[:], sys.modules["__main__"] = saved_path, saved_main
+        return None
+    finally:
+        sys.argv = saved_argv
+    return HeldScript(compile(ast.Module(body=guarded, type_ignores=[]), script_path, "exec"), module)
+
+
+def _tests_name(statement: ast.stmt) -> bool:
+    """A top-level `if` whose test reads `__name__`: what runs only when the script is the entry."""
+    return isinstance(statement, ast.If) and any(
+        isinstance(node, ast.Name) and node.id == "__name__" for node in ast.walk(statement.test)
+    )
+
+
+def _main_module(script_path: str) -> types.ModuleType:
+    """A `__main__` module as the interpreter makes one for a script."""
+    module = types.ModuleType("__main__")
+    module.__file__ = script_path
+    module.__cached__ = None  # type: ignore[attr-defined]
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", script_path)
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    return module
 
 
 def _module_files() -> dict[str, tuple[int, int, int]]:
@@ -165,6 +235,7 @@ def serve(
     mask: set[int],
     loaded: dict[str, tuple[int, int, int]],
     unseeded: weakref.WeakSet[random.Random],
+    held: HeldScript,
 ) -> None:
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
@@ -198,7 +269,7 @@ def serve(
                     os.close(pidfd)
                 call = socket.socket(fileno=fds[0])
                 start = functools.partial(
-                    child, call, fds[1:], script, script_path, environ, handlers, mask, unseeded
+                    child, call, fds[1:], script, script_path, environ, handlers, mask, unseeded, held
                 )
                 relay(call, fds[1:], start)
             # The call is the relay's now: this process keeps nothing of it, so its own death
@@ -278,6 +349,7 @@ def child(
     handlers: dict[int, object],
     mask: set[int],
     unseeded: weakref.WeakSet[random.Random],
+    held: HeldScript,
 ) -> None:
     """The forked child: become a cold process of this call, run the script, exit. Never returns."""
     try:
@@ -304,7 +376,7 @@ def child(
         sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
     except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run
         os._exit(127)
-    os._exit(run_script(script_path))
+    os._exit(run_script(script_path, held))
 
 
 def _read_request(call: socket.socket) -> bytes:
@@ -343,22 +415,20 @@ def _fresh_stdio() -> None:
         setattr(sys, f"__{name}__", stream)
 
 
-def run_script(script_path: str) -> int:
-    """Run the script as `__main__` and finish as the interpreter does: SystemExit's code, a
-    traceback (from the script's own frames) and 1 for an uncaught exception, then threads joined,
-    atexit handlers run and the streams flushed (120 when that fails). An uncaught
-    KeyboardInterrupt ends the process by SIGINT, as it does a cold one."""
-    module = types.ModuleType("__main__")
-    module.__file__ = script_path
-    module.__cached__ = None  # type: ignore[attr-defined]
-    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", script_path)
-    module.__builtins__ = builtins  # type: ignore[attr-defined]
+def run_script(script_path: str, held: HeldScript) -> int:
+    """Run the script as `__main__` (what of it the warm process does not hold) and finish as the
+    interpreter does: SystemExit's code, a traceback (from the script's own frames) and 1 for an
+    uncaught exception, then threads joined, atexit handlers run and the streams flushed (120 when
+    that fails). An uncaught KeyboardInterrupt ends the process by SIGINT, as it does a cold one."""
+    module = held.module or _main_module(script_path)
     sys.modules["__main__"] = module
     status = 0
     interrupted = False
     try:
-        with open(script_path, "rb") as handle:
-            code = compile(handle.read(), script_path, "exec")
+        code = held.code
+        if code is None:  # it did not compile in the warm process: the error is this call's to say
+            with open(script_path, "rb") as handle:
+                code = compile(handle.read(), script_path, "exec")
         exec(code, module.__dict__)
     except SystemExit as exit_:
         status = _exit_status(exit_.code)

@@ -60,6 +60,42 @@ def test_an_unchanged_state_is_not_rewritten(tmp_path: Path) -> None:
     assert (tmp_path / "state.json").stat().st_ino == inode
 
 
+OWN_FORM = b'{"schemaVersion":1,"nextId":2,"values":[1]}\n'
+
+
+@pytest.mark.parametrize(
+    "other_form",
+    [
+        OWN_FORM[:-1],  # no final newline
+        OWN_FORM[:-1] + b" ",  # another last byte
+        OWN_FORM + b"\n",  # one more
+        OWN_FORM.replace(b'"values":[1]', b'"values":[1],"values":[1]'),  # repeated key, as long
+    ],
+)
+def test_only_the_apps_own_bytes_are_taken_for_its_own_form(tmp_path: Path, other_form: bytes) -> None:
+    """A file a byte away from the form the app writes is another form: it is checked for repeated
+    keys, and a write that changes nothing puts it in the app's form."""
+    (tmp_path / "state.json").write_bytes(other_form)
+    store = store_at(tmp_path)
+    if b'"values":[1],' in other_form:
+        with pytest.raises(AppError, match="repeats the key 'values'"):
+            store.load()
+        return
+    assert store.load().values == [1]
+    with store.transaction():
+        pass
+    assert (tmp_path / "state.json").read_bytes() == OWN_FORM
+
+
+def test_a_change_undone_in_the_same_transaction_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "state.json").write_bytes(OWN_FORM)
+    inode = (tmp_path / "state.json").stat().st_ino
+    with store_at(tmp_path).transaction() as state:
+        state.values.append(2)
+        state.values.pop()
+    assert (tmp_path / "state.json").stat().st_ino == inode
+
+
 def test_the_lock_is_released_after_a_failed_transaction(tmp_path: Path) -> None:
     store = store_at(tmp_path)
     (tmp_path / "state.json").write_text("{")

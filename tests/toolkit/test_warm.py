@@ -660,3 +660,117 @@ def test_a_package_whose_warm_start_is_slow_runs_cold_until_it_is_ready(
         served.append(invoke(package, ["echo"], warm=warm).document)
     assert served[-1] == {"ok": True, "warm": True}
     assert set(map(json.dumps, served[:-1])) <= {json.dumps({"ok": True, "warm": False})}
+
+
+# A script with a main guard: the warm process runs its body once and each call the guarded part.
+
+GUARDED = '''
+"""The probe's own docstring."""
+import json, os, sys
+import helper
+BODY_PID = os.getpid()
+calls = []
+def answer():
+    import __main__
+    calls.append(sys.argv[1:])
+    return {
+        "argv": sys.argv, "name": __name__, "doc": __doc__, "file": __file__, "calls": len(calls),
+        "main": __main__.answer is answer, "helper": helper.VERSION, "spec": repr(__spec__),
+        "path": sys.path[:2],
+    }
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+if __name__ == "__main__" and sys.argv[1] == "probe":  # what differs warm: see held()
+    print(json.dumps({"body in this process": BODY_PID == os.getpid()}))
+if __name__ == "__main__" and sys.argv[1] == "echo":
+    print(json.dumps(answer()))
+if __name__ == "__main__" and sys.argv[1] == "raise":
+    raise RuntimeError("from the guarded part")
+'''
+
+
+def held(package: Package, warm: WarmRuntime) -> Any:
+    """A warm call's answer once the warm process serves it (the first call may run cold while it
+    starts): the guarded part prints whether the body ran in the call's own process."""
+    for _ in range(500):
+        answer = invoke(package, ["probe"], warm=warm).document
+        if not answer["body in this process"]:
+            return answer
+    raise AssertionError("the body was run in every call")
+
+
+def test_a_guarded_script_answers_warm_as_cold(tmp_path: Path, warm: WarmRuntime) -> None:
+    """Its name, docstring, file, argv, sys.path, the `__main__` module it sees, a global a call
+    changes (gone by the next call), a traceback from the guarded part: all as a cold run has them."""
+    package = python_package(tmp_path, GUARDED, module="VERSION = 1\n")
+    held(package, warm)  # from here on the warm process serves, holding the body
+    for args in (["echo", "a b"], ["echo", "--flag"], ["raise"], ["raise"]):
+        cold, hot = both(package, args, warm)
+        same(cold, hot)
+    assert 'line 21, in <module>\n    raise RuntimeError("from the guarded part")' in hot.stderr
+    document = invoke(package, ["echo", "x"], warm=warm).document
+    assert (document["calls"], document["main"], document["doc"]) == (1, True, "The probe's own docstring.")
+
+
+def test_the_body_of_a_guarded_script_runs_once_in_the_warm_process(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """What a call no longer pays for: compiling the script and running its body (the app and its
+    commands); the guarded part runs in every call, in a process of its own."""
+    package = python_package(
+        tmp_path,
+        """
+        import json, os
+        BODY_PID = os.getpid()
+        if __name__ == "__main__":
+            print(json.dumps({"body in this process": BODY_PID == os.getpid(), "pid": os.getpid()}))
+        """,
+    )
+    assert invoke(package, ["probe"]).document["body in this process"]  # cold: one process does all
+    first = held(package, warm)
+    second = invoke(package, ["probe"], warm=warm).document
+    assert second["body in this process"] is False
+    assert second["pid"] != first["pid"]
+
+
+def test_a_changed_guarded_script_alone_is_served_as_cold_serves_it(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """The held body is the script's as it was read: a new cli.py (and no other file) restarts the
+    warm process, which holds the new one."""
+    package = python_package(
+        tmp_path,
+        """
+        import json, os
+        BODY_PID = os.getpid()
+        if __name__ == "__main__":
+            print(json.dumps({"body in this process": BODY_PID == os.getpid(), "v": 1}))
+        """,
+    )
+    assert held(package, warm)["v"] == 1
+    first = warm_process(package.root)
+    script = package.root / "app" / "cli.py"
+    script.write_text(script.read_text().replace('"v": 1', '"v": 22'))
+    cold, hot = both(package, ["probe"], warm)
+    assert json.loads(hot.stdout)["v"] == json.loads(cold.stdout)["v"] == 22
+    assert held(package, warm)["v"] == 22
+    assert warm_process(package.root) != first
+
+
+def test_a_guarded_script_whose_body_needs_a_call_runs_cold(tmp_path: Path, warm: WarmRuntime) -> None:
+    """A body that reads what only a call has (an AGENTIC_* setting) fails in the warm process:
+    the package runs cold, with the answer a cold call gives."""
+    package = python_package(
+        tmp_path,
+        """
+        import json, os
+        SETTING = os.environ["AGENTIC_PROBE"]
+        if __name__ == "__main__":
+            print(json.dumps({"setting": SETTING}))
+        """,
+    )
+    env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
+    for value in ("first", "second", "third"):
+        env["AGENTIC_PROBE"] = value
+        cold, hot = both(package, ["probe"], warm, env=env)
+        same(cold, hot)
+        assert hot.document == {"setting": value}

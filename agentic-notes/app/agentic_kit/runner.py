@@ -423,6 +423,13 @@ def _click_group(app: AgenticApp) -> Any:
     return typer.main.get_command(app)
 
 
+def prepare(app: AgenticApp) -> None:
+    """Build the app as click parses it now, once every command is defined (the last line of a
+    script's body): the work a run does first, done where a warm process, which runs the body
+    once, holds it for every call. A cold run pays the same, once."""
+    _click_group(app)
+
+
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     _COMMAND_LINE.set(tuple(args))
