@@ -100,9 +100,8 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value: object = getattr(import_module(f".{home}", __name__), name)
+    # The import statement's own path (not importlib's), as `from .store import X` would take.
+    value: object = getattr(__import__(home, globals(), None, [name], 1), name)
     globals()[name] = value  # asked once: later uses are plain attribute reads
     return value
 
