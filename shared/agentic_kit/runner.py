@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import typer
 
@@ -58,6 +58,7 @@ from .envelope import (
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
 from .store import StateFile, StateStore, VersionedState
 from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
+from .traits import CommandTraits
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -238,14 +239,6 @@ class AgenticGroup(_TakesHumanFlag, TyperGroup):
         if not word.startswith("-") and self.get_command(ctx, word) is None:
             raise hints.unknown_command(word, list(self.commands))
         return super().resolve_command(ctx, args)
-
-
-class CommandTraits(NamedTuple):
-    """What an app records of each command it registers, for `describe`."""
-
-    function: Callable[..., Any]
-    mutates: bool
-    confirmation: bool
 
 
 class AgenticApp(typer.Typer, Generic[AppStateT]):

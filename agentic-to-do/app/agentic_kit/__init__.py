@@ -58,6 +58,10 @@ _HOMES = {
 }
 
 if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getattr__ loads them
+    from . import batch as batch  # the modules an entry script uses as a namespace (batch.answer)
+    from . import excerpts as excerpts
+    from . import sorting as sorting
+    from . import zones as zones
     from .clock import Moment as Moment
     from .clock import now as now
     from .clock import timestamp as timestamp
