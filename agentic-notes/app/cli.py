@@ -9,47 +9,55 @@ input, runs one operation inside one store transaction (or one lock-free read), 
 payload that the kit's runner prints as exactly one JSON envelope.
 """
 
-import _signal  # type: ignore[import-not-found]  # `signal` without its enums: this runs at once
+import _signal  # type: ignore[import-not-found]  # `signal`'s C core: it loads no Python code
 
-# The first statement after the docstring (so no `from __future__` import, which would have to
-# come first; Python 3.11 needs none): from here on a SIGINT ends the run quietly, by the kernel's
-# default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only when run
-# as the entry, and when Python's own handler is set (a background job's SIGINT stays ignored);
-# the Python interpreter's start-up, before this line, is Python's.
+# First, before any other import (so no `from __future__`): a SIGINT during start-up ends the run
+# quietly, as SIGTERM does (agentic_kit/interrupts.py); a background job's SIGINT stays ignored.
 if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 
 import os
 import sys
 
-# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
-# vendored kit and the domain package, goes first on the import path, for the imports below.
+# No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
-from agentic_kit.clock import Moment, now
-from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
-from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
-from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
-from agentic_kit.search import check_query
-from agentic_kit.sorting import SortKey, sort_items, sort_option
-from agentic_kit.store import StateStore, resolve_state_path
-from agentic_kit.tags import normalise_tags
+from agentic_kit import (
+    Confirm,
+    Moment,
+    Payload,
+    SortKey,
+    change_one,
+    check_after_bound,
+    check_bound,
+    check_due,
+    check_query,
+    file_path,
+    item_payload,
+    limit_option,
+    limited_payload,
+    list_payload,
+    new_app,
+    normalise_tags,
+    now,
+    read_text_source,
+    remove_one,
+    sort_items,
+    sort_option,
+    validation_error,
+)
 from notes import inputs, operations
 from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit, TagCount
 
-APP_DIR = Path(__file__).resolve().parent
-STATE_FILE_ENV = "AGENTIC_NOTES_STATE_FILE"
-STATE_FILE_NAME = "notes.json"
-
-app = runner.new_app(
+app = new_app(
     "Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.",
+    state=NotesState,
+    state_file="notes.json",  # in AGENTIC_STATE_DIR, else app/state/
+    state_env="AGENTIC_NOTES_STATE_FILE",  # a file of its own, instead
     entity=Note,
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
@@ -70,10 +78,6 @@ BodyFile = Annotated[
 DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO date-time with offset.")]
 
 
-def store() -> StateStore[NotesState]:
-    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), NotesState)
-
-
 @app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="The note's title (one line).")],
@@ -88,7 +92,7 @@ def add(
     tags = normalise_tags(tag or [])
     due = check_due("--due-at", due_at) if due_at is not None else None
     moment = Moment()
-    with store().transaction() as state:  # the clock is read under the lock (clock.Moment)
+    with app.store().transaction() as state:  # the clock is read under the lock (clock.Moment)
         note = operations.add_note(
             state, title=title, body=text or "", tags=tags, due_at=due, now=moment.stamp()
         )
@@ -120,7 +124,7 @@ def list_notes(
     tags = normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
     after = check_after_bound("--due-after", due_after) if due_after is not None else None
-    notes = operations.tagged(store().load(), tags)
+    notes = operations.tagged(app.store().load(), tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
     if after is not None:
@@ -133,7 +137,7 @@ def list_notes(
 def get(note_id: NoteId) -> Payload:
     """Fetch one whole note."""
     note_id = inputs.check_note_id(note_id)
-    return item_payload(operations.find_note(store().load(), note_id))
+    return item_payload(operations.find_note(app.store().load(), note_id))
 
 
 @app.command(mutates=True)
@@ -162,7 +166,7 @@ def update(
         )
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         note_id,
         operations.find_note,
         lambda note: operations.update_note(
@@ -199,7 +203,7 @@ def append(
         raise validation_error("The text to append is empty.", "Give at least one character to add.")
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         note_id,
         operations.find_note,
         lambda note: operations.append_text(note, text, now=moment.stamp()),
@@ -216,7 +220,7 @@ def tag(
     clean = normalise_tags(tags)
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         note_id,
         operations.find_note,
         lambda note: operations.add_tags(note, clean, now=moment.stamp()),
@@ -233,7 +237,7 @@ def untag(
     clean = normalise_tags(tags)
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         note_id,
         operations.find_note,
         lambda note: operations.remove_tags(note, clean, now=moment.stamp()),
@@ -250,7 +254,7 @@ def search(
     """Find notes whose title, body or tags contain every word; title matches rank first."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
-    hits = operations.search_notes(store().load(), terms, tags)
+    hits = operations.search_notes(app.store().load(), terms, tags)
     return limited_payload(hits, limit)
 
 
@@ -264,9 +268,9 @@ def due(
 ) -> Payload:
     """Notes whose follow-up has come (a date: from the start of its day), soonest first."""
     if before is not None:
-        notes = operations.due_notes(store().load(), check_bound("--before", before), inclusive=False)
+        notes = operations.due_notes(app.store().load(), check_bound("--before", before), inclusive=False)
     else:
-        notes = operations.due_notes(store().load(), now(), inclusive=True)
+        notes = operations.due_notes(app.store().load(), now(), inclusive=True)
     return limited_payload(
         [operations.summarise(note) for note in _sorted(notes, sort or SortKey.due)], limit
     )
@@ -282,7 +286,7 @@ def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
     operation is destructive."""
     note_id = inputs.check_note_id(note_id)
     return remove_one(
-        store(),
+        app.store(),
         note_id,
         confirm=confirm,
         find=operations.find_note,
@@ -294,10 +298,10 @@ def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
 @app.command()
 def tags() -> Payload:
     """Every tag in use with how many notes carry it: most used first, then by name."""
-    return list_payload(operations.tag_counts(store().load()))
+    return list_payload(operations.tag_counts(app.store().load()))
 
 
-runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+app.prepare()  # built once here: a warm process, which runs this body once, holds it
 
 if __name__ == "__main__":
-    runner.main(app)
+    app.main()

@@ -9,50 +9,54 @@ once, checks its input, runs one transition inside one store transaction (or one
 read), and returns the timers as they read at that moment.
 """
 
-import _signal  # type: ignore[import-not-found]  # `signal` without its enums: this runs at once
+import _signal  # type: ignore[import-not-found]  # `signal`'s C core: it loads no Python code
 
-# The first statement after the docstring (so no `from __future__` import, which would have to
-# come first; Python 3.11 needs none): from here on a SIGINT ends the run quietly, by the kernel's
-# default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only when run
-# as the entry, and when Python's own handler is set (a background job's SIGINT stays ignored);
-# the Python interpreter's start-up, before this line, is Python's.
+# First, before any other import (so no `from __future__`): a SIGINT during start-up ends the run
+# quietly, as SIGTERM does (agentic_kit/interrupts.py); a background job's SIGINT stays ignored.
 if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 
 import os
 import sys
 
-# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
-# vendored kit and the domain package, goes first on the import path, for the imports below.
+# No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
 from functools import partial
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
-from agentic_kit.clock import Moment, now
-from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
-from agentic_kit.dates import format_timestamp, to_ms
-from agentic_kit.envelope import Payload, item_payload, limited_payload
-from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound
-from agentic_kit.search import check_query
-from agentic_kit.sorting import SortKey, sort_items, sort_option
-from agentic_kit.store import StateStore, resolve_state_path
+from agentic_kit import (
+    Confirm,
+    Moment,
+    Payload,
+    SortKey,
+    change_one,
+    check_bound,
+    check_query,
+    format_timestamp,
+    item_payload,
+    limit_option,
+    limited_payload,
+    new_app,
+    now,
+    remove_one,
+    sort_items,
+    sort_option,
+    to_ms,
+    validation_error,
+)
 from timer import inputs, operations
 from timer.models import Status, Timer, TimerState, TimerView
 from timer.readings import ms, view
 
-APP_DIR = Path(__file__).resolve().parent
-STATE_FILE_ENV = "AGENTIC_TIMER_STATE_FILE"
-STATE_FILE_NAME = "timers.json"
-
-app = runner.new_app(
+app = new_app(
     "Agentic Timer: countdowns and stopwatches with a JSON-first CLI.",
+    state=TimerState,
+    state_file="timers.json",  # in AGENTIC_STATE_DIR, else app/state/
+    state_env="AGENTIC_TIMER_STATE_FILE",  # a file of its own, instead
     entity=TimerView,  # a timer as read at the moment of the command
     entity_name="timer-view",  # schemas/timer-view.schema.json
     summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
@@ -78,10 +82,6 @@ STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
     StatusFilter.stopped: {"stopped"},
     StatusFilter.all: {"running", "paused", "stopped"},
 }
-
-
-def store() -> StateStore[TimerState]:
-    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TimerState)
 
 
 @app.command(mutates=True)
@@ -111,7 +111,7 @@ def start(
     length = inputs.check_duration(duration) if duration is not None else None
     if due_at is not None:
         inputs.duration_until(due_at, now())  # refused before the lock (and its file) is taken
-    with store().transaction() as state:
+    with app.store().transaction() as state:
         instant = moment.instant()  # read under the lock (clock.Moment)
         if due_at is not None:  # measured from the moment it starts: it ends at --due-at exactly
             length = inputs.duration_until(due_at, instant)
@@ -130,7 +130,7 @@ def list_timers(
 ) -> Payload:
     """List timers in creation order; by default the running and paused ones."""
     now_ms = to_ms(now())
-    selected = operations.select_timers(store().load(), STATUSES_SHOWN[status])
+    selected = operations.select_timers(app.store().load(), STATUSES_SHOWN[status])
     return limited_payload(
         [view(timer, now_ms) for timer in _sorted(selected, sort or SortKey.created)], limit
     )
@@ -146,7 +146,7 @@ def search(
     search does), newest first."""
     terms = check_query(query)
     now_ms = to_ms(now())
-    found = operations.search_timers(store().load(), terms, STATUSES_SHOWN[status])
+    found = operations.search_timers(app.store().load(), terms, STATUSES_SHOWN[status])
     return limited_payload([view(timer, now_ms) for timer in found], limit)
 
 
@@ -155,7 +155,7 @@ def get(timer_id: TimerId) -> Payload:
     """Fetch one timer with its figures as of now."""
     timer_id = inputs.check_timer_id(timer_id)
     now_ms = to_ms(now())
-    return item_payload(view(operations.find_timer(store().load(), timer_id), now_ms))
+    return item_payload(view(operations.find_timer(app.store().load(), timer_id), now_ms))
 
 
 @app.command(mutates=True)
@@ -187,9 +187,11 @@ def due(
     """Running countdowns whose due time has come, soonest first: poll this."""
     now_ms = to_ms(now())
     if before is not None:
-        fired = operations.due_timers(store().load(), to_ms(check_bound("--before", before)), inclusive=False)
+        fired = operations.due_timers(
+            app.store().load(), to_ms(check_bound("--before", before)), inclusive=False
+        )
     else:
-        fired = operations.due_timers(store().load(), now_ms)
+        fired = operations.due_timers(app.store().load(), now_ms)
     return limited_payload([view(timer, now_ms) for timer in _sorted(fired, sort or SortKey.due)], limit)
 
 
@@ -199,7 +201,7 @@ def remove(timer_id: TimerId, confirm: Confirm = False) -> Payload:
     timer_id = inputs.check_timer_id(timer_id)
     moment = Moment()
     return remove_one(
-        store(),
+        app.store(),
         timer_id,
         confirm=confirm,
         find=operations.find_timer,
@@ -218,7 +220,7 @@ def _transition(timer_id: str, change: operations.Transition) -> Payload:
     timer_id = inputs.check_timer_id(timer_id)
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         timer_id,
         operations.find_timer,
         lambda timer: change(timer, now=moment.stamp()),
@@ -242,7 +244,7 @@ def extend(
     added = inputs.check_duration(duration, "DURATION")
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         timer_id,
         operations.find_timer,
         partial(operations.extend_timer, duration_ms=added),
@@ -259,7 +261,7 @@ def rename(
     label = inputs.check_label(label)
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         timer_id,
         operations.find_timer,
         partial(operations.rename_timer, label=label),
@@ -267,7 +269,7 @@ def rename(
     )
 
 
-runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+app.prepare()  # built once here: a warm process, which runs this body once, holds it
 
 if __name__ == "__main__":
-    runner.main(app)
+    app.main()

@@ -9,51 +9,60 @@ arguments, runs one operation inside one store transaction (or one lock-free rea
 a payload that the kit's runner prints as exactly one JSON envelope.
 """
 
-import _signal  # type: ignore[import-not-found]  # `signal` without its enums: this runs at once
+import _signal  # type: ignore[import-not-found]  # `signal`'s C core: it loads no Python code
 
-# The first statement after the docstring (so no `from __future__` import, which would have to
-# come first; Python 3.11 needs none): from here on a SIGINT ends the run quietly, by the kernel's
-# default action, as SIGTERM does (agentic_kit/interrupts.py says what each prints). Only when run
-# as the entry, and when Python's own handler is set (a background job's SIGINT stays ignored);
-# the Python interpreter's start-up, before this line, is Python's.
+# First, before any other import (so no `from __future__`): a SIGINT during start-up ends the run
+# quietly, as SIGTERM does (agentic_kit/interrupts.py); a background job's SIGINT stays ignored.
 if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 
 import os
 import sys
 
-# A runtime runs `python3 app/cli.py` with no install step: the app's own folder, which holds the
-# vendored kit and the domain package, goes first on the import path, for the imports below.
+# No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from agentic_kit import excerpts, runner, zones
-from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
-from agentic_kit.clock import Moment, now
-from agentic_kit.commands import Confirm, change_one, limit_option
-from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
-from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
-from agentic_kit.search import check_query
-from agentic_kit.sorting import SortKey, sort_items, sort_option
-from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
-from agentic_kit.tags import normalise_tags
-from agentic_kit.text import quoted
+from agentic_kit import (
+    MAX_STATE_BYTES,
+    Confirm,
+    Moment,
+    Payload,
+    batch,
+    change_one,
+    check_after_bound,
+    check_bound,
+    check_due,
+    check_query,
+    confirmation_required,
+    excerpts,
+    file_path,
+    item_payload,
+    limit_option,
+    limited_payload,
+    list_payload,
+    new_app,
+    normalise_tags,
+    now,
+    quoted,
+    read_text_source,
+    sorting,
+    validation_error,
+    zones,
+)
 from todo import inputs, operations, transfer
 from todo.envelopes import ENVELOPES
 from todo.models import Priority, Status, TodoItem, TodoState
 
-APP_DIR = Path(__file__).resolve().parent
-STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
-STATE_FILE_NAME = "todos.json"
-
-app = runner.new_app(
+app = new_app(
     "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
+    state=TodoState,
+    state_file="todos.json",  # in AGENTIC_STATE_DIR, else app/state/
+    state_env="AGENTIC_TODO_STATE_FILE",  # a file of its own, instead
     entity=TodoItem,
     entity_name="todo-item",  # schemas/todo-item.schema.json
     envelopes=ENVELOPES,  # complete's `next`, export, import
@@ -108,10 +117,6 @@ STATUS_SELECTED: dict[StatusFilter, Status | None] = {
 }
 
 
-def store() -> StateStore[TodoState]:
-    return StateStore(resolve_state_path(STATE_FILE_ENV, STATE_FILE_NAME, APP_DIR), TodoState)
-
-
 @app.command(mutates=True)
 def add(
     title: Annotated[str, typer.Argument(help="What to do (one line).")],
@@ -129,7 +134,7 @@ def add(
     rule = inputs.check_repeat(repeat) if repeat is not None else None
     operations.check_repeats_from_a_due(None, rule, due)
     moment = Moment()
-    with store().transaction() as state:
+    with app.store().transaction() as state:
         item = operations.add_item(
             state,
             title=title,
@@ -144,17 +149,17 @@ def add(
 
 
 class TodoSortKey(StrEnum):
-    """The kit's --sort keys (SortKey) and the to-do's own, priority."""
+    """The kit's --sort keys (sorting.SortKey) and the to-do's own, priority."""
 
-    created = SortKey.created.value
-    due = SortKey.due.value
-    updated = SortKey.updated.value
+    created = sorting.SortKey.created.value
+    due = sorting.SortKey.due.value
+    updated = sorting.SortKey.updated.value
     priority = "priority"
 
 
 PRIORITY_ORDER = "priority (high, medium, low, none last)"
-Sort = Annotated[TodoSortKey | None, sort_option(SortKey.created, own_keys=PRIORITY_ORDER)]
-DueSort = Annotated[TodoSortKey | None, sort_option(SortKey.due, own_keys=PRIORITY_ORDER)]
+Sort = Annotated[TodoSortKey | None, sorting.sort_option(sorting.SortKey.created, own_keys=PRIORITY_ORDER)]
+DueSort = Annotated[TodoSortKey | None, sorting.sort_option(sorting.SortKey.due, own_keys=PRIORITY_ORDER)]
 Limit = Annotated[int | None, limit_option("items")]
 Excerpt = Annotated[
     bool,
@@ -189,7 +194,7 @@ def list_items(
     after = check_after_bound("--due-after", due_after) if due_after is not None else None
     tags = normalise_tags(tag or [])
     selected = operations.select_items(
-        store().load(),
+        app.store().load(),
         status=STATUS_SELECTED[status],
         due_before=bound,
         due_after=after,
@@ -197,7 +202,7 @@ def list_items(
         tags=tags,
         priority=priority_of(priority),
     )
-    return limited_payload(_shown(_sorted(selected, sort or SortKey.created), excerpt), limit)
+    return limited_payload(_shown(_sorted(selected, sort or sorting.SortKey.created), excerpt), limit)
 
 
 @app.command()
@@ -211,10 +216,10 @@ def due(
 ) -> Payload:
     """Open items whose due has come (a date: from the start of its day), soonest first."""
     if before is not None:
-        come = operations.due_items(store().load(), check_bound("--before", before), inclusive=False)
+        come = operations.due_items(app.store().load(), check_bound("--before", before), inclusive=False)
     else:
-        come = operations.due_items(store().load(), now(), inclusive=True)
-    return limited_payload(_shown(_sorted(come, sort or SortKey.due), excerpt), limit)
+        come = operations.due_items(app.store().load(), now(), inclusive=True)
+    return limited_payload(_shown(_sorted(come, sort or sorting.SortKey.due), excerpt), limit)
 
 
 def _shown(items: list[TodoItem], excerpt: bool) -> list[TodoItem]:
@@ -225,7 +230,7 @@ def _shown(items: list[TodoItem], excerpt: bool) -> list[TodoItem]:
 
 
 def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
-    return sort_items(
+    return sorting.sort_items(
         items,
         key,
         due=operations.due_moments(),
@@ -238,7 +243,7 @@ def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
 def get(item_id: ItemId) -> Payload:
     """Fetch a single to-do item."""
     item_id = inputs.check_item_id(item_id)
-    return item_payload(operations.find_item(store().load(), item_id))
+    return item_payload(operations.find_item(app.store().load(), item_id))
 
 
 @app.command()
@@ -255,7 +260,7 @@ def search(
     more words in the title rank first, then more in the tags, then the newest."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
-    found = operations.search_items(store().load(), terms, status=STATUS_SELECTED[status], tags=tags)
+    found = operations.search_items(app.store().load(), terms, status=STATUS_SELECTED[status], tags=tags)
     return limited_payload(_shown(found, excerpt), limit)
 
 
@@ -315,7 +320,7 @@ def update(
     )
     moment = Moment()
     return change_one(
-        store(),
+        app.store(),
         item_id,
         operations.find_item,
         lambda item: operations.update_item(item, change, now=moment.stamp()),
@@ -325,12 +330,12 @@ def update(
 @app.command(mutates=True)
 def complete(item_ids: ItemIds) -> Payload:
     """Mark items as completed; a repeating one makes its next. Completing again changes nothing."""
-    ids = checked_ids(item_ids, inputs.check_item_id)
+    ids = batch.checked_ids(item_ids, inputs.check_item_id)
     moment = Moment()
-    with store().transaction() as state:
-        items = find_all(state, ids, operations.find_item, "to-do")
+    with app.store().transaction() as state:
+        items = batch.find_all(state, ids, operations.find_item, "to-do")
         made = operations.complete_items(state, items, now=moment.stamp(), zone=zones.zone())
-    payload = answer(item_ids, items)
+    payload = batch.answer(item_ids, items)
     if made:  # beside the completed: the one item made, or for several ids each by the id it follows
         payload["next"] = next(iter(made.values())) if len(item_ids) == 1 else made
     return payload
@@ -339,10 +344,10 @@ def complete(item_ids: ItemIds) -> Payload:
 @app.command(mutates=True)
 def reopen(item_ids: ItemIds) -> Payload:
     """Mark completed items as open again. Reopening an open item changes nothing."""
-    ids = checked_ids(item_ids, inputs.check_item_id)
+    ids = batch.checked_ids(item_ids, inputs.check_item_id)
     moment = Moment()
-    return change_each(
-        store(),
+    return batch.change_each(
+        app.store(),
         item_ids,
         ids,
         operations.find_item,
@@ -354,9 +359,9 @@ def reopen(item_ids: ItemIds) -> Payload:
 @app.command(mutates=True, confirmation=True)
 def remove(item_ids: ItemIds, confirm: Confirm = False) -> Payload:
     """Delete items. The --confirm flag is required because the operation is destructive."""
-    ids = checked_ids(item_ids, inputs.check_item_id)
-    return remove_each(
-        store(),
+    ids = batch.checked_ids(item_ids, inputs.check_item_id)
+    return batch.remove_each(
+        app.store(),
         item_ids,
         ids,
         confirm=confirm,
@@ -376,9 +381,9 @@ def purge(
     """Delete every completed item (or those completed before a date) in one write; needs --confirm."""
     bound = check_bound("--completed-before", completed_before) if completed_before is not None else None
     if not confirm:
-        store().load()  # a state that cannot be read says so before the confirmation is asked for
+        app.store().load()  # a state that cannot be read says so before the confirmation is asked for
         raise confirmation_required("purge")
-    with store().transaction() as state:
+    with app.store().transaction() as state:
         purged = operations.purge_items(state, bound)
     return list_payload(purged)
 
@@ -386,7 +391,7 @@ def purge(
 @app.command()
 def export() -> Payload:
     """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
-    state = store().load()
+    state = app.store().load()
     # nextId: so that an import into an empty list restores the ids exactly.
     return {"schemaVersion": TodoState.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(state.items)}
 
@@ -402,7 +407,7 @@ def import_items(
     none. The answer is bounded: the count and at most 100 of the old → new ids."""
     text = read_text_source("--file", file, max_bytes=MAX_STATE_BYTES)
     moment = Moment()
-    with store().transaction() as state:
+    with app.store().transaction() as state:
         # Timestamps after the clock are refused: the clock is read under the lock (clock.Moment).
         items, next_id = transfer.parse_export("--file", text, moment.stamp())
         mapping, restored = transfer.import_items(state, items, next_id)
@@ -413,7 +418,7 @@ def import_items(
     return answer
 
 
-runner.prepare(app)  # built once here: a warm process, which runs this body once, holds it
+app.prepare()  # built once here: a warm process, which runs this body once, holds it
 
 if __name__ == "__main__":
-    runner.main(app)
+    app.main()

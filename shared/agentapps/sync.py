@@ -72,8 +72,18 @@ class SyncPlan:
         return sorted([*self.write, *self.remove])
 
 
+# Kit modules only the toolkit runs (schema generation, from the app's models at sync time): a
+# package never imports them, so they are not vendored.
+TOOLKIT_ONLY = frozenset({"schemas.py"})
+
+
 def kit_files() -> dict[str, bytes]:
-    return {path.name: path.read_bytes() for path in sorted(KIT_SOURCE.glob("*.py"))}
+    """The kit modules a package carries: every one its commands may import at run time."""
+    return {
+        path.name: path.read_bytes()
+        for path in sorted(KIT_SOURCE.glob("*.py"))
+        if path.name not in TOOLKIT_ONLY
+    }
 
 
 def kit_record() -> dict[str, str]:

@@ -11,6 +11,7 @@ import pytest
 from pydantic import Field
 
 from agentic_kit.errors import AppError
+from agentic_kit.settings import Settings
 from agentic_kit.store import StateStore, VersionedState
 
 
@@ -19,7 +20,7 @@ class CounterState(VersionedState):
 
 
 def store_at(tmp_path: Path) -> StateStore[CounterState]:
-    return StateStore(tmp_path / "state.json", CounterState)
+    return StateStore(tmp_path / "state.json", CounterState, Settings.read())
 
 
 def test_a_missing_file_reads_as_an_empty_state(tmp_path: Path) -> None:
@@ -113,8 +114,8 @@ def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_without_waiting(
 ) -> None:
     """A folder that looks writable but takes no new file (a filesystem that refuses it, a folder
     removed meanwhile): the lock cannot be waited for, because nobody holds it."""
-    store = store_at(tmp_path)
     monkeypatch.setenv("AGENTIC_LOCK_TIMEOUT", "30")
+    store = store_at(tmp_path)
     real_open = os.open
 
     def no_lock_file(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:

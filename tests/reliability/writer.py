@@ -55,7 +55,8 @@ UPDATE_ONLY: dict[str, Callable[[str, int], list[str]]] = {
 def run(module: Any, args: list[str]) -> dict[str, Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        module.runner.run(module.app, args)
+        # The runner of the kit the app was made by (its vendored copy): the module of its class.
+        sys.modules[type(module.app).__module__].run(module.app, args)
     envelope: dict[str, Any] = json.loads(out.getvalue())
     return envelope
 

@@ -59,11 +59,11 @@ def test_each_app_carries_its_models_and_its_schema_names() -> None:
         assert (SUITE / name / "schemas" / f"{entity_name}.schema.json").is_file()
 
 
-def test_an_app_importing_the_runner_under_another_name_runs_in_process(tmp_path: Path) -> None:
+def test_an_app_importing_the_kit_under_another_name_runs_in_process(tmp_path: Path) -> None:
     package = _new(tmp_path)
     cli = package / "app" / "cli.py"
-    _edit(cli, "from agentic_kit import runner\n", "from agentic_kit import runner as kit\n")
-    cli.write_text(cli.read_text().replace("runner.", "kit."))
+    _edit(cli, "import typer\n", "import typer\n\nimport agentic_kit as kit\n")
+    _edit(cli, "\napp = new_app(", "\napp = kit.new_app(")
     added = AppRunner(package, tmp_path / "state").run("add", "https://example.org")
     assert (added.exit_status, added.item["id"]) == (0, "en_0001")
 
@@ -82,9 +82,9 @@ def test_the_schema_file_is_named_by_the_app_not_by_its_class(tmp_path: Path) ->
 
 def test_an_entry_script_without_a_kit_app_is_refused_by_sync_and_changes_nothing(tmp_path: Path) -> None:
     package = _new(tmp_path)
-    _edit(package / "app" / "cli.py", "\napp = runner.new_app(", "\nmain_app = runner.new_app(")
+    _edit(package / "app" / "cli.py", "\napp = new_app(", "\nmain_app = new_app(")
     (package / "app" / "cli.py").write_text(
-        (package / "app" / "cli.py").read_text().replace("@app.", "@main_app.").replace("(app)", "(main_app)")
+        (package / "app" / "cli.py").read_text().replace("@app.", "@main_app.").replace(" app.", " main_app.")
     )
     before = sorted((package / "schemas").iterdir())
     status, envelope = _sync(package)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -110,3 +111,28 @@ def test_a_third_party_package_made_by_new_is_checked_too(
     assert kit_copy_problems(package) == [
         "app/agentic_kit/ids.py was edited since sync wrote it; the next sync replaces it."
     ]
+
+
+@pytest.mark.parametrize("package", APPS)
+def test_a_copy_holds_every_module_the_app_imports_and_no_toolkit_only_one(package: str) -> None:
+    """Schema generation runs in the toolkit, at sync time: the copy leaves it out, and every kit
+    module a vendored file or the app's own code imports is in the copy."""
+    copied = {path.name for path in (SUITE / package / KIT_FOLDER).glob("*.py")}
+    assert "schemas.py" not in copied
+    app_files = [path for path in (SUITE / package / "app").rglob("*.py") if "__pycache__" not in path.parts]
+    imported = set()
+    for path in app_files:
+        text = path.read_text(encoding="utf-8")
+        imported |= (
+            set(re.findall(r"^\s*from \.(\w+) import", text, re.MULTILINE))
+            if KIT_FOLDER.name in path.parts
+            else set()
+        )
+        imported |= set(re.findall(r"^\s*from agentic_kit\.(\w+) import", text, re.MULTILINE))
+    assert imported, "the app imports the kit"
+    assert {f"{module}.py" for module in imported} <= copied
+
+
+def test_the_copies_are_marked_generated_for_reviews() -> None:
+    attributes = (SUITE / ".gitattributes").read_text(encoding="utf-8").splitlines()
+    assert "*/app/agentic_kit/** linguist-generated=true -diff" in attributes

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import typer
 
@@ -41,8 +41,9 @@ import typer
 # tests/kit/test_typer_api.py names what moved on a release that moves either.
 from typer._click.exceptions import BadOptionUsage, MissingParameter, NoSuchOption, UsageError
 from typer.core import TyperCommand, TyperGroup
+from typing_extensions import TypeVar as DefaultingTypeVar  # `default=` on Python 3.11
 
-from . import hints, human, interrupts
+from . import hints, human, interrupts, settings
 from .envelope import (
     Envelope,
     Payload,
@@ -55,8 +56,9 @@ from .envelope import (
     version_envelope,
 )
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
-from .store import StateStore
+from .store import StateFile, StateStore, VersionedState
 from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
+from .traits import CommandTraits
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -68,6 +70,8 @@ _HUMAN = "human"  # the flag's name in the parser, and its key in the context's 
 _VERSION = "version"  # the app's --version flag's name in the parser
 _COMMAND = "agentic.command"  # the key in the context's meta of the command being parsed
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
+AppStateT = DefaultingTypeVar("AppStateT", bound=VersionedState, default=VersionedState, covariant=True)
+_KIT = __name__.partition(".")[0]  # the kit's own package: its commands (describe) name no app
 _MESSAGE_MAX_CHARS = 500  # click's messages quote what was typed; none needs more
 
 
@@ -237,19 +241,14 @@ class AgenticGroup(_TakesHumanFlag, TyperGroup):
         return super().resolve_command(ctx, args)
 
 
-class CommandTraits(NamedTuple):
-    """What an app records of each command it registers, for `describe`."""
-
-    function: Callable[..., Any]
-    mutates: bool
-    confirmation: bool
-
-
-class AgenticApp(typer.Typer):
+class AgenticApp(typer.Typer, Generic[AppStateT]):
     """A typer app whose commands say whether they change state or need confirmation, and which
     carries what the toolkit reads of it: this is the whole contract between an app and the
     toolkit (`agentapps sync` and the harness read only the entry script's `app`, an AgenticApp).
 
+    - `state`, `state_file`, `state_env`: the model of the app's state, its file's name in the
+      state folder, and the environment variable that names a file of its own; `store()` opens
+      it for the run;
     - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
       `<entity_name>.schema.json` (the name is given, never derived from the class name);
     - `item_models`: other models an item command may print instead (a shorter view of the entity,
@@ -268,6 +267,9 @@ class AgenticApp(typer.Typer):
         self,
         help_text: str,
         *,
+        state: type[AppStateT] | None = None,
+        state_file: str = "",
+        state_env: str = "",
         entity: type[BaseModel] | None = None,
         entity_name: str = "",
         list_items: tuple[type[BaseModel], ...] = (),
@@ -284,6 +286,8 @@ class AgenticApp(typer.Typer):
             pretty_exceptions_enable=False,
             context_settings={"help_option_names": HELP_FLAGS},
         )
+        self.state = StateFile(state, state_file, state_env) if state is not None else None
+        self._entry_folder: Path | None = None  # the folder of the entry script: app/
         self.entity = entity
         self.entity_name = entity_name
         self.list_items = list_items
@@ -302,10 +306,36 @@ class AgenticApp(typer.Typer):
 
         def decorator(function: CommandFunction) -> CommandFunction:
             command_name = name or function.__name__.replace("_", "-")
+            if self._entry_folder is None and function.__module__.partition(".")[0] != _KIT:
+                # Resolved as the script is read, before any command runs in whatever folder.
+                self._entry_folder = Path(function.__code__.co_filename).resolve().parent
             self.traits[command_name] = CommandTraits(function, mutates, confirmation)
             return register(function)
 
         return decorator
+
+    def store(self) -> StateStore[AppStateT]:
+        """The app's store for this run: the file its state declaration names (the app's own
+        environment variable, else AGENTIC_STATE_DIR, else app/state/), with the run's settings,
+        read and checked (a bad one refused) by the first store the run opens."""
+        if self.state is None or self._entry_folder is None:
+            raise AppError(
+                ErrorCode.INTERNAL_ERROR,
+                "The app declares no state (new_app's state=), or has no command of its own by "
+                "whose file its folder is found.",
+                "Nothing was read or changed. Please report it with the arguments used.",
+            )
+        path = self.state.path(self._entry_folder)
+        run = settings.current_run()
+        return StateStore(path, self.state.model, run.settings(), run)
+
+    def main(self) -> None:
+        """The `if __name__ == "__main__"` of the entry script: run the command line, exit."""
+        main(self)
+
+    def prepare(self) -> None:
+        """The last line of the entry script's body: see `prepare`."""
+        prepare(self)
 
     def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
         """The envelope and exit status of what a command returned: a payload is a success."""
@@ -350,25 +380,26 @@ class AgenticApp(typer.Typer):
 def new_app(
     help_text: str,
     *,
+    state: type[AppStateT],
+    state_file: str,
+    state_env: str,
     entity: type[BaseModel],
     entity_name: str,
-    list_items: tuple[type[BaseModel], ...] = (),
-    envelopes: tuple[Any, ...] = (),
     summary: Mapping[str, str],
-    item_models: tuple[type[BaseModel], ...] = (),
-    durations: Mapping[str, str] | None = None,
-) -> AgenticApp:
-    """An app's typer app, set up for the envelope (no rich panels, no completion, no pretty
-    tracebacks), carrying its models and its --human summary (see AgenticApp)."""
+    **optional: Any,
+) -> AgenticApp[AppStateT]:
+    """An app's AgenticApp, with what every app must declare: its state (the model, the file's
+    name, the variable naming a file of its own), its entity and name, its --human summary.
+    `optional` takes AgenticApp's other options: list_items, item_models, envelopes, durations."""
     return AgenticApp(
         help_text,
+        state=state,
+        state_file=state_file,
+        state_env=state_env,
         entity=entity,
         entity_name=entity_name,
-        list_items=list_items,
-        envelopes=envelopes,
         summary=summary,
-        item_models=item_models,
-        durations=durations,
+        **optional,
     )
 
 
@@ -437,12 +468,12 @@ def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope
     command_names = set(getattr(group, "commands", {}))
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in command_names else None
-    commits_before = StateStore.commits  # to tell a failure after a commit from one before it
-    envelope, status, want_human = _invoke(app, group, args, command, sorted(command_names), commits_before)
+    with settings.one_run() as run:  # its settings and commits: to tell a failure after a commit
+        envelope, status, want_human = _invoke(app, group, args, command, sorted(command_names), run)
     try:
         text = render(to_plain(envelope)) if want_human else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
-        envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
+        envelope, status = _internal_error(command, error, committed=run.commits > 0)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
     _print_answer(text, status)
@@ -498,7 +529,7 @@ def _invoke(
     args: list[str],
     command: str | None,
     command_names: list[str],
-    commits_before: int,
+    run: settings.Run,
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
@@ -537,7 +568,7 @@ def _invoke(
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
-        envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
+        envelope, status = _internal_error(command, error, committed=run.commits > 0)
     return envelope, status, bool(ctx.meta.get(_HUMAN)) and not _is_usage_error(envelope)
 
 

@@ -19,7 +19,7 @@ from typing_extensions import TypedDict  # `closed=True` on Python 3.11 too; pyd
 from .errors import EXIT_STATUS, ErrorCode
 
 if typing.TYPE_CHECKING:
-    from .runner import CommandTraits
+    from .traits import CommandTraits
 
 
 # What `describe` prints; JSON names, hence camelCase keys. schemas.py puts them in schemas/.

@@ -21,7 +21,8 @@
 - Only a regular file of at most MAX_STATE_BYTES is read: a FIFO or a device is STATE_IO_ERROR
   (opened without waiting for a writer), a larger file STATE_CORRUPT (no write makes one).
 - Every command that reads or writes the state checks the settings (AGENTIC_NOW,
-  AGENTIC_LOCK_TIMEOUT, AGENTIC_TZ) when it opens the store, whether or not it uses them.
+  AGENTIC_LOCK_TIMEOUT, AGENTIC_TZ) when it opens the store, whether or not it uses them: the
+  run reads them once (settings.py) and the store is handed them.
 - Nothing is created before it is known that it can be: a missing folder or the lock file only in
   a writable folder, and a lock file that cannot be made is STATE_IO_ERROR at once.
 - The names of the store's own files (`<state>.lock`, `.<state>.<16 hex digits>.tmp`) are never a
@@ -38,6 +39,7 @@ import re
 import secrets
 import stat
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
@@ -45,21 +47,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import from_json
 
-from . import clock, interrupts, zones
+from . import interrupts
 from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, HasId, id_problems
+from .settings import Run, Settings
 from .text import quoted
 
 STATE_DIR_ENV = "AGENTIC_STATE_DIR"
-LOCK_TIMEOUT_ENV = "AGENTIC_LOCK_TIMEOUT"
-DEFAULT_LOCK_TIMEOUT = 10.0
 # The largest state file read or written: 10,000 notes with 20 KiB bodies (about 200 MiB) fit
 # more than twice over, while /dev/zero or a sparse 8 GB file cannot exhaust memory.
 MAX_STATE_BYTES = 512 * 1024 * 1024
 LOCK_SUFFIX = ".lock"
 _TEMP_NAME = re.compile(r"\.(?P<state>.+)\.[0-9a-f]{16}\.tmp")
-MAX_LOCK_TIMEOUT = 3600.0  # an hour: past it a writer is stuck, not busy
 
 
 class CamelModel(BaseModel):
@@ -126,6 +126,20 @@ class VersionedState(CamelModel):
 StateT = TypeVar("StateT", bound=VersionedState)
 
 
+@dataclass(frozen=True)
+class StateFile(Generic[StateT]):
+    """What an app declares of its state, once (`new_app(..., state=StateFile(...))`): the model
+    its file holds, the file's name in the state folder, and the environment variable that names
+    a file of its own. The kit opens the store from it (AgenticApp.store)."""
+
+    model: type[StateT]
+    name: str
+    env: str
+
+    def path(self, app_dir: Path) -> Path:
+        return resolve_state_path(self.env, self.name, app_dir)
+
+
 def resolve_state_path(file_env: str, file_name: str, app_dir: Path) -> Path:
     """Where the state lives: $<file_env>, else $AGENTIC_STATE_DIR/<file_name>, else app/state/."""
     explicit = os.environ.get(file_env)
@@ -147,32 +161,6 @@ def _not_a_store_file_name(setting: str, path: Path) -> Path:
             "Give the state file another name.",
         )
     return path
-
-
-def lock_timeout() -> float:
-    raw = os.environ.get(LOCK_TIMEOUT_ENV)
-    if not raw:
-        return DEFAULT_LOCK_TIMEOUT
-    try:
-        seconds = float(raw) if raw.isascii() else -1.0  # float() would take digits of any script
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= MAX_LOCK_TIMEOUT:  # also refuses NaN and inf: a write never waits forever
-        raise validation_error(
-            f"{LOCK_TIMEOUT_ENV}={quoted(raw)} is not a number of seconds from 0 to {MAX_LOCK_TIMEOUT:g}.",
-            f"Unset {LOCK_TIMEOUT_ENV} or set it like 10.",
-        )
-    return seconds
-
-
-def check_settings() -> None:
-    """Refuse a bad AGENTIC_NOW, AGENTIC_LOCK_TIMEOUT or AGENTIC_TZ (VALIDATION_ERROR) whether or
-    not this command would use it: every command that reads or writes the state checks them all,
-    the same way, so a setting that is wrong never passes unseen in a read and fails only in a
-    write."""
-    clock.now()
-    lock_timeout()
-    zones.check_zone()
 
 
 def _refuse_dangling_links(path: Path) -> None:
@@ -199,14 +187,14 @@ def _io_error(action: str, path: Path, error: OSError) -> AppError:
 
 
 class StateStore(Generic[StateT]):
-    # How many writes this process has committed: the runner tells a failure after a commit
-    # from one before it.
-    commits: ClassVar[int] = 0
+    """The state file at `path`, holding a `model`, used with the run's checked `settings`; each
+    write it commits is counted in `run` (the runner's, when an app opens it: AgenticApp.store)."""
 
-    def __init__(self, path: Path, model: type[StateT]) -> None:
-        check_settings()
+    def __init__(self, path: Path, model: type[StateT], settings: Settings, run: Run | None = None) -> None:
         self.path = path
         self.model = model
+        self.settings = settings
+        self.run = run
 
     @property
     def target(self) -> Path:
@@ -231,10 +219,9 @@ class StateStore(Generic[StateT]):
         """
         import filelock  # only writers need it; reads stay cheap
 
-        timeout = lock_timeout()  # a bad setting is refused before anything is created
         target = self.target
         self._prepare_lock(target)
-        lock = filelock.FileLock(str(target) + LOCK_SUFFIX, timeout=timeout)
+        lock = filelock.FileLock(str(target) + LOCK_SUFFIX, timeout=self.settings.lock_timeout)
         try:
             lock.acquire()
         except filelock.Timeout:
@@ -412,7 +399,8 @@ class StateStore(Generic[StateT]):
             interrupts.hold()
             os.replace(temp_name, target)
             temp_name = None
-            StateStore.commits += 1
+            if self.run is not None:
+                self.run.commits += 1
             _fsync_folder(folder)
         except OSError as error:
             raise _io_error("write", self.path, error) from None
