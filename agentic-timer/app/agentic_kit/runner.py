@@ -19,9 +19,9 @@ so — nothing for a closed pipe, whose reader chose to stop reading.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import errno
 import functools
+import inspect
 import io
 import os
 import re
@@ -29,18 +29,11 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-
-# typer (from 0.29) carries its own click as the private `typer._click` and exports only
-# BadParameter of click's errors; the runner must also tell a line that cannot be read (UsageError)
-# and a missing argument (MissingParameter, a BadParameter) from a bad value, and no public name
-# gives them. So pyproject.toml and each app's PEP 723 block pin typer below 0.30, and
-# tests/kit/test_typer_api.py names what moved on a release that moves either.
-from typer._click.exceptions import BadOptionUsage, MissingParameter, NoSuchOption, UsageError
-from typer.core import TyperCommand, TyperGroup
 
 from . import hints, human, interrupts
 from .envelope import (
@@ -55,194 +48,37 @@ from .envelope import (
     version_envelope,
 )
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
+from .model import (
+    HELP_FLAGS,
+    HUMAN_FLAG,
+    VERSION_FLAG,
+    Command,
+    CommandTraits,
+    Parameter,
+    app_options,
+    command_models,
+)
 from .store import StateStore
-from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
+from .text import printable, undecodable_byte
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-HUMAN_FLAG = "--human"
-VERSION_FLAG = "--version"
-HELP_FLAGS = ["--help", "-h"]
-_HUMAN = "human"  # the flag's name in the parser, and its key in the context's meta
-_VERSION = "version"  # the app's --version flag's name in the parser
-_COMMAND = "agentic.command"  # the key in the context's meta of the command being parsed
+__all__ = [
+    "HELP_FLAGS",
+    "HUMAN_FLAG",
+    "VERSION_FLAG",
+    "AgenticApp",
+    "CommandTraits",
+    "main",
+    "new_app",
+    "run",
+]
+
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
-_MESSAGE_MAX_CHARS = 500  # click's messages quote what was typed; none needs more
-
-
-@functools.cache
-def _human_option() -> Any:
-    """The --human flag, built by typer like any option (from a throwaway command, once) and kept
-    out of the command's arguments: it changes how the envelope is printed, nothing else."""
-    flag_app = typer.Typer(add_completion=False)
-
-    @flag_app.command()
-    def flag(
-        human: Annotated[bool, typer.Option(HUMAN_FLAG, help="Print readable text instead of JSON.")] = False,
-    ) -> None: ...
-
-    option = next(param for param in typer.main.get_command(flag_app).params if param.name == _HUMAN)
-    option.expose_value = False
-    return option
-
-
-@functools.cache
-def _version_option(help_text: str) -> Any:
-    """The app's --version flag, built as --human is; the runner answers it before any command."""
-    flag_app = typer.Typer(add_completion=False)
-
-    @flag_app.command()
-    def flag(
-        version: Annotated[bool, typer.Option(VERSION_FLAG)] = False,
-    ) -> None: ...
-
-    option: Any = next(param for param in typer.main.get_command(flag_app).params if param.name == _VERSION)
-    option.expose_value = False
-    option.help = help_text  # set here: the annotation above is read as a string, in this module's globals
-    return option
-
-
-class _VersionAsked(Exception):
-    """--version was given before the command: the answer is the version, whatever follows."""
-
-
-class _TakesHumanFlag:
-    """A click command or group whose parser knows --human, and records it when given as an option;
-    and which refuses an option that takes one value given twice (click would keep the last)."""
-
-    params: list[Any]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.params.append(_human_option())
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        # The parser's own reading of the line, before any option is processed: --help stops the
-        # processing, and a --human after it must still count.
-        try:
-            options, rest, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
-        except UsageError as error:
-            error.ctx = error.ctx or ctx  # the parser leaves out whose line it was reading
-            raise
-        if options.get(_HUMAN):
-            ctx.meta[_HUMAN] = True
-        if isinstance(self, TyperCommand):
-            ctx.meta[_COMMAND] = ctx.info_name  # whose --help this would be
-        _refuse_repeated_options(order, args)
-        if isinstance(self, TyperGroup) and options.get(_VERSION) and not set(args) & set(HELP_FLAGS):
-            raise _VersionAsked
-        try:
-            parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
-        except UsageError as error:
-            # click's plain UsageError after the options were processed: words left over.
-            if type(error) is UsageError and isinstance(self, TyperCommand) and rest:
-                moved = _options_moved_before_dashes(self, _typed_after_command(ctx.info_name))
-                if moved is not None:
-                    raise hints.options_after_dashes(ctx.info_name, *moved) from None
-                raise _extra_arguments(self, ctx, options, rest) from None
-            raise
-        if isinstance(self, TyperGroup) and not rest:
-            # Only the app's options (`--human`): the same answer as no arguments at all.
-            raise _no_command(sorted(getattr(self, "commands", {})))
-        return parsed
-
-
-def _refuse_repeated_options(order: list[Any], args: Sequence[str]) -> None:
-    seen: set[int] = set()
-    for param in order:
-        if param.param_type_name != "option" or param.multiple or param.is_flag or param.count:
-            continue
-        if id(param) in seen:
-            raise hints.repeated_option(max(param.opts, key=len))
-        seen.add(id(param))
-
-
-# The whole command line of this run: the group's parser drops the `--` a command's parser would
-# need to tell a value typed after it from an option.
-_COMMAND_LINE: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("command_line", default=())
-
-
-def _typed_after_command(command: str) -> list[str]:
-    """The words typed after the command's name, `--` included."""
-    line = list(_COMMAND_LINE.get())
-    return line[line.index(command) + 1 :] if command in line else []
-
-
-def _options_moved_before_dashes(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
-    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
-    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
-    if "--" not in args:
-        return None
-    cut = list(args).index("--")
-    takes_value = {
-        name: not (param.is_flag or param.count)
-        for param in command.params
-        if param.param_type_name == "option"
-        for name in param.opts
-    }
-    moved: list[str] = []
-    named: list[str] = []
-    kept: list[str] = []
-    after = list(args[cut + 1 :])
-    index = 0
-    while index < len(after):
-        word = after[index]
-        name = word.split("=", 1)[0]
-        if name in takes_value:
-            named.append(name)
-            moved.append(word)
-            if takes_value[name] and "=" not in word and index + 1 < len(after):
-                index += 1
-                moved.append(after[index])
-        else:
-            kept.append(word)
-        index += 1
-    if not named:
-        return None
-    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
-
-
-def _extra_arguments(command: Any, ctx: Any, options: dict[str, Any], rest: list[str]) -> AppError:
-    arguments = [
-        (_metavar(param), options.get(param.name))
-        for param in command.params
-        if param.param_type_name == "argument"
-    ]
-    return hints.extra_arguments(ctx.info_name, arguments, rest)
-
-
-def _metavar(param: Any) -> str:
-    return str(param.metavar or param.name.upper())
-
-
-class AgenticCommand(_TakesHumanFlag, TyperCommand):
-    pass
-
-
-class AgenticGroup(_TakesHumanFlag, TyperGroup):
-    # What --help says of --version; a program that is no package (the toolkit) says its own.
-    version_help = "Print the package's version (APP.md's) and exit."
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.params.append(_version_option(self.version_help))
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        # A word that is no command: name the commands and the nearest (a word starting with -
-        # is an option, left to the parser).
-        word = args[0]
-        if not word.startswith("-") and self.get_command(ctx, word) is None:
-            raise hints.unknown_command(word, list(self.commands))
-        return super().resolve_command(ctx, args)
-
-
-class CommandTraits(NamedTuple):
-    """What an app records of each command it registers, for `describe`."""
-
-    function: Callable[..., Any]
-    mutates: bool
-    confirmation: bool
+_HUMAN_HELP = "Print readable text instead of JSON."
+# --help and -h, read as any flag; typer adds them to every help text itself.
+_HELP = Parameter("help", HELP_FLAGS, "", False, False, False, "", "flag", None, False, None)
 
 
 class AgenticApp(typer.Typer):
@@ -264,6 +100,10 @@ class AgenticApp(typer.Typer):
     Every AgenticApp has `describe`, which reports its commands as data.
     """
 
+    program = "app/cli.py"  # the name its help gives the program
+    # What --help says of --version; a program that is no package (the toolkit) says its own.
+    version_help = "Print the package's version (APP.md's) and exit."
+
     def __init__(
         self,
         help_text: str,
@@ -278,11 +118,10 @@ class AgenticApp(typer.Typer):
     ) -> None:
         super().__init__(
             help=help_text,
-            cls=AgenticGroup,
             add_completion=False,
             rich_markup_mode=None,
             pretty_exceptions_enable=False,
-            context_settings={"help_option_names": HELP_FLAGS},
+            context_settings={"help_option_names": list(HELP_FLAGS)},
         )
         self.entity = entity
         self.entity_name = entity_name
@@ -292,18 +131,20 @@ class AgenticApp(typer.Typer):
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
         self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
+        self.callback()(_app_options(self.version_help))
         self.command("describe")(self._describe)
 
     def command(
         self, name: str | None = None, *, mutates: bool = False, confirmation: bool = False, **kwargs: Any
     ) -> Callable[[CommandFunction], CommandFunction]:
         """Register a command; `mutates` and `confirmation` are what `describe` reports of it."""
-        register = super().command(name, cls=kwargs.pop("cls", AgenticCommand), **kwargs)
+        register = super().command(name, **kwargs)
 
         def decorator(function: CommandFunction) -> CommandFunction:
             command_name = name or function.__name__.replace("_", "-")
             self.traits[command_name] = CommandTraits(function, mutates, confirmation)
-            return register(function)
+            register(_with_human_flag(function))
+            return function
 
         return decorator
 
@@ -344,7 +185,46 @@ class AgenticApp(typer.Typer):
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
         from .describe import describe_app  # only this command needs it
 
-        return item_payload(describe_app(typer.main.get_command(self), self.traits))
+        return item_payload(describe_app(_model(self).group, self.traits))
+
+
+def _app_options(version_help: str) -> Callable[..., None]:
+    """The app's own options, before any command: typer lists them in the app's --help, and the
+    runner reads them (the runner answers --version before any command)."""
+
+    def app_options(human: bool = False, version: bool = False) -> None: ...
+
+    app_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            _flag("human", HUMAN_FLAG, _HUMAN_HELP),
+            _flag("version", VERSION_FLAG, version_help),
+        ]
+    )
+    return app_options
+
+
+def _flag(name: str, option: str, help_text: str) -> inspect.Parameter:
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=False,
+        annotation=Annotated[bool, typer.Option(option, help=help_text)],
+    )
+
+
+def _with_human_flag(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The command as typer registers it: its own parameters and --human, which every command
+    takes (`list --human`) and which changes how the envelope is printed, nothing else."""
+
+    @functools.wraps(function)
+    def command(*args: Any, human: bool = False, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    signature = inspect.signature(function, eval_str=True)
+    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), _flag("human", HUMAN_FLAG, _HUMAN_HELP)]
+    )
+    return command
 
 
 def new_app(
@@ -417,21 +297,27 @@ def _occupy_closed_standard_streams() -> None:
                     os.close(opened)
 
 
+@dataclass(frozen=True)
+class _AppModel:
+    group: Any  # the app as typer makes it: its help text
+    options: tuple[Parameter, ...]  # the app's own, before the command
+    commands: dict[str, Command]
+
+
 @functools.cache
-def _click_group(app: AgenticApp) -> Any:
-    """The app as a click group, built once: a warm runtime or a test runs it many times."""
-    return typer.main.get_command(app)
+def _model(app: AgenticApp) -> _AppModel:
+    """The app's model, built once: a warm runtime or a test runs it many times."""
+    group = typer.main.get_command(app)
+    return _AppModel(group, app_options(group), command_models(group, app.traits))
 
 
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    _COMMAND_LINE.set(tuple(args))
-    group = _click_group(app)
-    command_names = set(getattr(group, "commands", {}))
+    model = _model(app)
     command = next((arg for arg in args if not arg.startswith("-")), None)
-    command = command if command in command_names else None
+    command = command if command in model.commands else None
     commits_before = StateStore.commits  # to tell a failure after a commit from one before it
-    envelope, status, want_human = _invoke(app, group, args, command, sorted(command_names), commits_before)
+    envelope, status, want_human = _invoke(app, model, args, command, commits_before)
     try:
         text = render(to_plain(envelope)) if want_human else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
@@ -486,16 +372,11 @@ def _no_command(command_names: list[str]) -> AppError:
 
 
 def _invoke(
-    app: AgenticApp,
-    group: Any,
-    args: list[str],
-    command: str | None,
-    command_names: list[str],
-    commits_before: int,
+    app: AgenticApp, model: _AppModel, args: list[str], command: str | None, commits_before: int
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
-        return (*_failure(command, _no_command(command_names)), False)
+        return (*_failure(command, _no_command(sorted(model.commands))), False)
     for number, arg in enumerate(args, start=1):
         byte = undecodable_byte(arg)
         if byte is not None:
@@ -504,34 +385,264 @@ def _invoke(
                 "Give every argument as UTF-8 text.",
             )
             return (*_failure(command, not_text), False)
-    captured = io.StringIO()
-    # The context is made here rather than by click's make_context, so that what parsing recorded
-    # in its meta (--human, whose --help) is there even when parsing stopped at --help or failed.
-    ctx = group.context_class(group, info_name="app/cli.py", **group.context_settings)
+    line = _Line()
     try:
-        # Help text is the only thing click prints itself; catch it so it travels in the envelope.
-        with redirect_stdout(captured):
-            with ctx.scope(cleanup=False):
-                group.parse_args(ctx, args)
-            with ctx:
-                result = group.invoke(ctx)
-        envelope, status = app.outcome(command, result)
-    except typer.Exit:  # --help: click printed the text and ended the command
-        envelope, status = help_envelope(ctx.meta.get(_COMMAND), captured.getvalue()), EXIT_OK
-    except _VersionAsked:
-        try:
-            envelope, status = version_envelope(app.version()), EXIT_OK
-        except AppError as error:
-            envelope, status = _failure(command, error)
+        # A command may print; only the envelope reaches stdout.
+        with redirect_stdout(io.StringIO()):
+            envelope, status = _answer(app, model, args, line)
     except AppError as error:
         envelope, status = _failure(command, error)
-    except UsageError as error:
-        envelope, status = _failure(command, _parse_error(app, error, args))
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
         envelope, status = _internal_error(command, error, committed=StateStore.commits != commits_before)
-    return envelope, status, bool(ctx.meta.get(_HUMAN)) and not _is_usage_error(envelope)
+    return envelope, status, line.human and not _is_usage_error(envelope)
+
+
+@dataclass
+class _Line:
+    """What a command line gives, read against a command's (or the app's) options."""
+
+    human: bool = False  # --human, the app's or the command's
+    help: bool = False
+    order: list[Parameter] = field(default_factory=list)  # each option as given, in order
+    values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
+    words: list[str] = field(default_factory=list)  # the words that are no options
+
+    def given(self, param: Parameter, value: str | None) -> None:
+        self.order.append(param)
+        if param.name == "help":
+            self.help = True
+        elif param.option == HUMAN_FLAG:
+            self.human = True
+        if value is not None:
+            self.values.setdefault(param.name, []).append(value)
+
+
+def _answer(app: AgenticApp, model: _AppModel, args: list[str], line: _Line) -> tuple[Envelope, int]:
+    root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
+    rest = _read(args, [*model.options, _HELP], line, interspersed=False, unknown=_unknown_app_option)
+    if "version" in {param.name for param in line.order} and not set(args) & set(HELP_FLAGS):
+        return version_envelope(app.version()), EXIT_OK
+    if line.help:
+        return help_envelope(None, root.get_help() + "\n"), EXIT_OK
+    if not rest:  # only the app's options (`--human`): the same answer as no arguments at all
+        raise _no_command(sorted(model.commands))
+    name, words = rest[0], rest[1:]
+    command = model.commands.get(name)
+    if command is None:
+        raise hints.unknown_command(name, list(model.commands))
+    ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
+    reading = _Line()
+    _read(
+        words, [*command.options, _HELP], reading, interspersed=True, unknown=_unknown_option(model, command)
+    )
+    line.human = line.human or reading.human
+    _refuse_repeated_options(reading.order)
+    if reading.help:
+        return help_envelope(name, ctx.get_help() + "\n"), EXIT_OK
+    ctx.params = _values(command, ctx, reading)
+    extra = (
+        reading.words[len(command.arguments) :]
+        if all(not each.repeatable for each in command.arguments)
+        else []
+    )
+    if extra:
+        moved = _options_moved_before_dashes(command, words)
+        if moved is not None:
+            raise hints.options_after_dashes(name, *moved)
+        taken = [(each.metavar, _raw(reading, index)) for index, each in enumerate(command.arguments)]
+        raise hints.extra_arguments(name, taken, extra)
+    with root, ctx:
+        result = command.command.invoke(ctx)
+    return app.outcome(name, result)
+
+
+def _raw(reading: _Line, index: int) -> str | None:
+    return reading.words[index] if index < len(reading.words) else None
+
+
+def _read(
+    words: Sequence[str],
+    options: Sequence[Parameter],
+    line: _Line,
+    *,
+    interspersed: bool,
+    unknown: Callable[[Sequence[str], int, str], AppError],
+) -> list[str]:
+    """Read the options from `words` into `line` as typer reads them: `--name value`,
+    `--name=value`, `-h`; `--` ends the options, and so does the first other word unless options
+    may come after words (`interspersed`: a command's). Returns the words not read."""
+    names = {name: param for param in options for name in param.names}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            if not interspersed:
+                return list(words[index + 1 :])
+            line.words.extend(words[index + 1 :])
+            return []
+        if word[:1] != "-" or len(word) == 1:
+            if not interspersed:
+                return list(words[index:])
+            line.words.append(word)
+            index += 1
+            continue
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            param = names.get(name)
+            if param is None:
+                raise unknown(words, index, name)
+            index = _take(param, name, value if equals else None, words, index, line)
+            continue
+        for position in range(1, len(word)):  # short options, several in a word as `-hv`
+            name = "-" + word[position]
+            param = names.get(name)
+            if param is None:
+                raise unknown(words, index, name)
+            if param.takes_value:
+                index = _take(param, name, word[position + 1 :] or None, words, index, line)
+                break
+            line.given(param, None)
+        else:
+            index += 1
+    return []
+
+
+def _take(
+    param: Parameter, name: str, value: str | None, words: Sequence[str], index: int, line: _Line
+) -> int:
+    """Read one option at `words[index]` (its value given after `=` or in the same word, or else
+    the next word) and return the index of the next word to read."""
+    if not param.takes_value:
+        if value is not None:
+            if param is _HELP:
+                raise AppError(
+                    ErrorCode.USAGE_ERROR,
+                    f"Option '{name}' does not take a value.",
+                    "Run the command with --help to see its arguments and options.",
+                )
+            raise hints.flag_with_value(name)
+        line.given(param, None)
+        return index + 1
+    if value is not None:
+        line.given(param, value)
+        return index + 1
+    if index + 1 >= len(words):
+        raise hints.missing_value(name, param.metavar, param.help, param.choices)
+    line.given(param, words[index + 1])
+    return index + 2
+
+
+def _refuse_repeated_options(order: Sequence[Parameter]) -> None:
+    """An option that takes one value, given twice, is refused (typer would keep the last)."""
+    seen: set[str] = set()
+    for param in order:
+        if param.takes_value and not param.repeatable:
+            if param.name in seen:
+                raise hints.repeated_option(param.option)
+            seen.add(param.name)
+
+
+def _values(command: Command, ctx: Any, line: _Line) -> dict[str, Any]:
+    """Each parameter's value, converted by typer, in typer's order: the options as first given,
+    then the arguments, then the options not given; the first refusal is the answer."""
+    words = iter(line.words)
+    raw: dict[str, Any] = {}
+    for param in command.arguments:
+        raw[param.name] = tuple(words) if param.repeatable else next(words, None)
+    for param in command.options:
+        if param.name in line.values:
+            raw[param.name] = line.values[param.name] if param.repeatable else line.values[param.name][0]
+        elif param in line.order:
+            raw[param.name] = True
+    first_given = list(dict.fromkeys(each.name for each in line.order if each is not _HELP))
+    order = [*first_given, *(each.name for each in command.arguments)]
+    params = {each.name: each for each in (*command.arguments, *command.options)}
+    values: dict[str, Any] = {}
+    for name in [*order, *(name for name in params if name not in order)]:
+        param = params[name]
+        value = raw.get(name)
+        if value is None or value == ():  # not given: its default
+            value = param.param.get_default(ctx)
+        if param.required and (value is None or value == ()):
+            raise _missing(command, param)
+        try:
+            values[name] = param.param.process_value(ctx, value)
+        except typer.BadParameter as error:
+            raise _bad_value(command, param, raw.get(name), error) from None
+    return values
+
+
+def _missing(command: Command, param: Parameter) -> AppError:
+    if param.names:
+        return hints.missing_option(command.name, param.option, param.metavar, param.help)
+    arguments = [each.metavar for each in command.arguments]
+    return hints.missing_argument(command.name, param.metavar, arguments, param.help)
+
+
+def _bad_value(command: Command, param: Parameter, given: object, error: typer.BadParameter) -> AppError:
+    option = param.option if param.names else param.metavar
+    if param.choices:
+        return hints.bad_choice(option, given if isinstance(given, str) else "", param.choices, command.name)
+    return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
+
+
+def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError:
+    word = words[index]
+    return hints.unknown_option(
+        None, word if word.startswith(name) else name, [HUMAN_FLAG, VERSION_FLAG], False, [VERSION_FLAG]
+    )
+
+
+def _unknown_option(model: _AppModel, command: Command) -> Callable[[Sequence[str], int, str], AppError]:
+    def refusal(words: Sequence[str], index: int, name: str) -> AppError:
+        word = words[index]
+        at_word = word.startswith(name)
+        return hints.unknown_option(
+            command.name,
+            word if at_word else name,
+            [each.option for each in command.options],
+            bool(command.arguments),
+            app_options=[VERSION_FLAG],
+            elsewhere={
+                other.name: [each.option for each in other.options]
+                for other in model.commands.values()
+                if other is not command
+            },
+            typed_before=words[:index] if at_word else [],
+            typed_after=words[index + 1 :] if at_word else [],
+        )
+
+    return refusal
+
+
+def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
+    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
+    if "--" not in args:
+        return None
+    cut = list(args).index("--")
+    moved: list[str] = []
+    named: list[str] = []
+    kept: list[str] = []
+    after = list(args[cut + 1 :])
+    index = 0
+    while index < len(after):
+        word = after[index]
+        param = command.named(word.split("=", 1)[0])
+        if param is not None:
+            named.append(word.split("=", 1)[0])
+            moved.append(word)
+            if param.takes_value and "=" not in word and index + 1 < len(after):
+                index += 1
+                moved.append(after[index])
+        else:
+            kept.append(word)
+        index += 1
+    if not named:
+        return None
+    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
 
 
 def _is_usage_error(envelope: object) -> bool:
@@ -560,114 +671,6 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
             hint + "Please report it with the arguments used.",
         ),
     )
-
-
-def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> AppError:
-    """What the parser refused, in the suite's words and with the fix (see hints.py). Each case
-    reads what the parser knows of the parameter; only an error of a kind none of them knows
-    keeps the parser's own message."""
-    ctx = error.ctx
-    command = ctx.info_name if ctx is not None and isinstance(ctx.command, TyperCommand) else None
-    params = list(ctx.command.params) if ctx is not None else []
-    param = getattr(error, "param", None)
-    if isinstance(error, MissingParameter) and param is not None and command is not None:
-        if param.param_type_name == "option":
-            option = max(param.opts, key=len)
-            return hints.missing_option(command, option, _metavar(param), getattr(param, "help", None) or "")
-        arguments = [_metavar(each) for each in params if each.param_type_name == "argument"]
-        return hints.missing_argument(command, _metavar(param), arguments, getattr(param, "help", None) or "")
-    if isinstance(error, typer.BadParameter) and param is not None and command is not None:
-        option = max(param.opts, key=len) if param.param_type_name == "option" else _metavar(param)
-        choices = _choices(app, command, param.name)
-        if choices:
-            return hints.bad_choice(option, _given_value(option, args), choices, command)
-        return hints.bad_value(option, error.message, getattr(error, "hint", None), command)
-    if isinstance(error, NoSuchOption):
-        given = _given_option(error.option_name, args)
-        takes_argument = any(param.param_type_name == "argument" for param in params)
-        options = _option_names(params)
-        return hints.unknown_option(
-            command,
-            given,
-            options,
-            takes_argument and command is not None,
-            app_options=[VERSION_FLAG],
-            elsewhere=_options_elsewhere(ctx, command),
-            typed_before=_typed_between(command, given, args),
-            typed_after=_typed_after(command, given, args),
-        )
-    if isinstance(error, BadOptionUsage):
-        taken: Any = next(
-            (param for param in params if error.option_name in getattr(param, "opts", ())), None
-        )
-        if taken is not None and taken.is_flag:
-            return hints.flag_with_value(error.option_name)
-        if taken is not None and command is not None:
-            help_text = taken.help or ""
-            return hints.missing_value(
-                error.option_name, _metavar(taken), help_text, _choices(app, command, taken.name)
-            )
-    hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
-
-
-def _typed_between(command: str | None, given: str, args: Sequence[str]) -> list[str]:
-    """The words given after the command's name and before `given` (none before a command)."""
-    after = list(args[args.index(command) + 1 :]) if command in args else []
-    return after[: after.index(given)] if given in after else []
-
-
-def _typed_after(command: str | None, given: str, args: Sequence[str]) -> list[str]:
-    """The words given after `given`, the option the parser refused (none before a command)."""
-    after = list(args[args.index(command) + 1 :]) if command in args else []
-    return after[after.index(given) + 1 :] if given in after else []
-
-
-def _option_names(params: Sequence[Any]) -> list[str]:
-    """Each option of a command by its longest name (`--status`, not `-s`)."""
-    return [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
-
-
-def _options_elsewhere(ctx: Any, command: str | None) -> dict[str, list[str]]:
-    """The options of the app's other commands, by command (none when no command was read)."""
-    group = ctx.parent.command if command is not None and ctx.parent is not None else None
-    commands = getattr(group, "commands", {})
-    return {name: _option_names(each.params) for name, each in commands.items() if name != command}
-
-
-def _choices(app: AgenticApp, command: str, name: str | None) -> list[str] | None:
-    """The values a parameter allows (an enum's), as `describe` reports them."""
-    from .describe import parameter_choices  # only a refused value needs it
-
-    trait = app.traits.get(command)
-    return parameter_choices(trait.function, name) if trait is not None and name else None
-
-
-def _given_value(option: str, args: Sequence[str]) -> str:
-    """The value given to an option (once: a second time is refused before values are read)."""
-    for index, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg == option and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith(option + "="):
-            return arg[len(option) + 1 :]
-    return ""
-
-
-def _given_option(name: str, args: Sequence[str]) -> str:
-    """The whole argument the parser read an unknown option from: `-1 bug` for its `-1`."""
-    return next((arg for arg in args if arg == name or arg.startswith(name)), name)
-
-
-def _shorten_echoes(message: str, args: Sequence[str]) -> str:
-    """click's message with every long argument it quotes cut short, as the kit's own messages do,
-    and at most a few lines long. Control and layout characters in the words it quotes are shown as
-    escapes: whether --human was meant is unknown when the line cannot be read, and a terminal may
-    show this JSON as it is."""
-    for arg in sorted({arg for arg in args if len(arg) > ECHO_MAX_CHARS}, key=len, reverse=True):
-        message = message.replace(arg, shortened(arg))
-    return shortened(human.safe(message), _MESSAGE_MAX_CHARS)
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:
