@@ -1,9 +1,11 @@
-"""The runner: parse the arguments, call one command, print exactly one envelope, return the status.
+"""The runner: read the arguments, call one command, print exactly one envelope, return the status.
 
-Every outcome speaks the envelope: a command's result, a typer/click parse error, an AppError,
-and any unexpected exception (INTERNAL_ERROR, with no traceback on stdout or stderr).
+The line is read once, against the app's command model (model.py), and each value converted by
+typer, through its public API only. Every outcome speaks the envelope: a command's result, a line
+that cannot be read, an AppError, and any unexpected exception (INTERNAL_ERROR, with no traceback
+on stdout or stderr).
 
-`--human` is an option of the parser itself — of the app (`--human list`) and of every command
+`--human` is an option like any other — of the app (`--human list`) and of every command
 (`list --human`) — never picked out of the raw argument list: a value that reads `--human`
 (`add --body --human`) stays a value. A USAGE_ERROR (a command line that cannot be read: no
 command or an unknown one, an unknown option, an option without its value or given twice, an
@@ -29,7 +31,6 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -52,11 +53,13 @@ from .model import (
     HELP_FLAGS,
     HUMAN_FLAG,
     VERSION_FLAG,
-    Command,
+    AppModel,
     CommandTraits,
-    Parameter,
-    app_options,
-    command_models,
+    Line,
+    app_model,
+    command_values,
+    read_app_options,
+    read_command_options,
 )
 from .store import StateStore
 from .text import printable, undecodable_byte
@@ -77,8 +80,6 @@ __all__ = [
 
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 _HUMAN_HELP = "Print readable text instead of JSON."
-# --help and -h, read as any flag; typer adds them to every help text itself.
-_HELP = Parameter("help", HELP_FLAGS, "", False, False, False, "", "flag", None, False, None)
 
 
 class AgenticApp(typer.Typer):
@@ -297,18 +298,10 @@ def _occupy_closed_standard_streams() -> None:
                     os.close(opened)
 
 
-@dataclass(frozen=True)
-class _AppModel:
-    group: Any  # the app as typer makes it: its help text
-    options: tuple[Parameter, ...]  # the app's own, before the command
-    commands: dict[str, Command]
-
-
 @functools.cache
-def _model(app: AgenticApp) -> _AppModel:
+def _model(app: AgenticApp) -> AppModel:
     """The app's model, built once: a warm runtime or a test runs it many times."""
-    group = typer.main.get_command(app)
-    return _AppModel(group, app_options(group), command_models(group, app.traits))
+    return app_model(typer.main.get_command(app), app.traits)
 
 
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
@@ -372,7 +365,7 @@ def _no_command(command_names: list[str]) -> AppError:
 
 
 def _invoke(
-    app: AgenticApp, model: _AppModel, args: list[str], command: str | None, commits_before: int
+    app: AgenticApp, model: AppModel, args: list[str], command: str | None, commits_before: int
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
@@ -385,7 +378,7 @@ def _invoke(
                 "Give every argument as UTF-8 text.",
             )
             return (*_failure(command, not_text), False)
-    line = _Line()
+    line = Line()
     try:
         # A command may print; only the envelope reaches stdout.
         with redirect_stdout(io.StringIO()):
@@ -399,30 +392,10 @@ def _invoke(
     return envelope, status, line.human and not _is_usage_error(envelope)
 
 
-@dataclass
-class _Line:
-    """What a command line gives, read against a command's (or the app's) options."""
-
-    human: bool = False  # --human, the app's or the command's
-    help: bool = False
-    order: list[Parameter] = field(default_factory=list)  # each option as given, in order
-    values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
-    words: list[str] = field(default_factory=list)  # the words that are no options
-
-    def given(self, param: Parameter, value: str | None) -> None:
-        self.order.append(param)
-        if param.name == "help":
-            self.help = True
-        elif param.option == HUMAN_FLAG:
-            self.human = True
-        if value is not None:
-            self.values.setdefault(param.name, []).append(value)
-
-
-def _answer(app: AgenticApp, model: _AppModel, args: list[str], line: _Line) -> tuple[Envelope, int]:
+def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tuple[Envelope, int]:
     root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
-    rest = _read(args, [*model.options, _HELP], line, interspersed=False, unknown=_unknown_app_option)
-    if "version" in {param.name for param in line.order} and not set(args) & set(HELP_FLAGS):
+    rest = read_app_options(model, args, line)
+    if line.version and not set(args) & set(HELP_FLAGS):
         return version_envelope(app.version()), EXIT_OK
     if line.help:
         return help_envelope(None, root.get_help() + "\n"), EXIT_OK
@@ -433,216 +406,14 @@ def _answer(app: AgenticApp, model: _AppModel, args: list[str], line: _Line) -> 
     if command is None:
         raise hints.unknown_command(name, list(model.commands))
     ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
-    reading = _Line()
-    _read(
-        words, [*command.options, _HELP], reading, interspersed=True, unknown=_unknown_option(model, command)
-    )
+    reading = read_command_options(model, command, words)
     line.human = line.human or reading.human
-    _refuse_repeated_options(reading.order)
     if reading.help:
         return help_envelope(name, ctx.get_help() + "\n"), EXIT_OK
-    ctx.params = _values(command, ctx, reading)
-    extra = (
-        reading.words[len(command.arguments) :]
-        if all(not each.repeatable for each in command.arguments)
-        else []
-    )
-    if extra:
-        moved = _options_moved_before_dashes(command, words)
-        if moved is not None:
-            raise hints.options_after_dashes(name, *moved)
-        taken = [(each.metavar, _raw(reading, index)) for index, each in enumerate(command.arguments)]
-        raise hints.extra_arguments(name, taken, extra)
+    ctx.params = command_values(command, ctx, reading, words)
     with root, ctx:
         result = command.command.invoke(ctx)
     return app.outcome(name, result)
-
-
-def _raw(reading: _Line, index: int) -> str | None:
-    return reading.words[index] if index < len(reading.words) else None
-
-
-def _read(
-    words: Sequence[str],
-    options: Sequence[Parameter],
-    line: _Line,
-    *,
-    interspersed: bool,
-    unknown: Callable[[Sequence[str], int, str], AppError],
-) -> list[str]:
-    """Read the options from `words` into `line` as typer reads them: `--name value`,
-    `--name=value`, `-h`; `--` ends the options, and so does the first other word unless options
-    may come after words (`interspersed`: a command's). Returns the words not read."""
-    names = {name: param for param in options for name in param.names}
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word == "--":
-            if not interspersed:
-                return list(words[index + 1 :])
-            line.words.extend(words[index + 1 :])
-            return []
-        if word[:1] != "-" or len(word) == 1:
-            if not interspersed:
-                return list(words[index:])
-            line.words.append(word)
-            index += 1
-            continue
-        if word.startswith("--"):
-            name, equals, value = word.partition("=")
-            param = names.get(name)
-            if param is None:
-                raise unknown(words, index, name)
-            index = _take(param, name, value if equals else None, words, index, line)
-            continue
-        for position in range(1, len(word)):  # short options, several in a word as `-hv`
-            name = "-" + word[position]
-            param = names.get(name)
-            if param is None:
-                raise unknown(words, index, name)
-            if param.takes_value:
-                index = _take(param, name, word[position + 1 :] or None, words, index, line)
-                break
-            line.given(param, None)
-        else:
-            index += 1
-    return []
-
-
-def _take(
-    param: Parameter, name: str, value: str | None, words: Sequence[str], index: int, line: _Line
-) -> int:
-    """Read one option at `words[index]` (its value given after `=` or in the same word, or else
-    the next word) and return the index of the next word to read."""
-    if not param.takes_value:
-        if value is not None:
-            if param is _HELP:
-                raise AppError(
-                    ErrorCode.USAGE_ERROR,
-                    f"Option '{name}' does not take a value.",
-                    "Run the command with --help to see its arguments and options.",
-                )
-            raise hints.flag_with_value(name)
-        line.given(param, None)
-        return index + 1
-    if value is not None:
-        line.given(param, value)
-        return index + 1
-    if index + 1 >= len(words):
-        raise hints.missing_value(name, param.metavar, param.help, param.choices)
-    line.given(param, words[index + 1])
-    return index + 2
-
-
-def _refuse_repeated_options(order: Sequence[Parameter]) -> None:
-    """An option that takes one value, given twice, is refused (typer would keep the last)."""
-    seen: set[str] = set()
-    for param in order:
-        if param.takes_value and not param.repeatable:
-            if param.name in seen:
-                raise hints.repeated_option(param.option)
-            seen.add(param.name)
-
-
-def _values(command: Command, ctx: Any, line: _Line) -> dict[str, Any]:
-    """Each parameter's value, converted by typer, in typer's order: the options as first given,
-    then the arguments, then the options not given; the first refusal is the answer."""
-    words = iter(line.words)
-    raw: dict[str, Any] = {}
-    for param in command.arguments:
-        raw[param.name] = tuple(words) if param.repeatable else next(words, None)
-    for param in command.options:
-        if param.name in line.values:
-            raw[param.name] = line.values[param.name] if param.repeatable else line.values[param.name][0]
-        elif param in line.order:
-            raw[param.name] = True
-    first_given = list(dict.fromkeys(each.name for each in line.order if each is not _HELP))
-    order = [*first_given, *(each.name for each in command.arguments)]
-    params = {each.name: each for each in (*command.arguments, *command.options)}
-    values: dict[str, Any] = {}
-    for name in [*order, *(name for name in params if name not in order)]:
-        param = params[name]
-        value = raw.get(name)
-        if value is None or value == ():  # not given: its default
-            value = param.param.get_default(ctx)
-        if param.required and (value is None or value == ()):
-            raise _missing(command, param)
-        try:
-            values[name] = param.param.process_value(ctx, value)
-        except typer.BadParameter as error:
-            raise _bad_value(command, param, raw.get(name), error) from None
-    return values
-
-
-def _missing(command: Command, param: Parameter) -> AppError:
-    if param.names:
-        return hints.missing_option(command.name, param.option, param.metavar, param.help)
-    arguments = [each.metavar for each in command.arguments]
-    return hints.missing_argument(command.name, param.metavar, arguments, param.help)
-
-
-def _bad_value(command: Command, param: Parameter, given: object, error: typer.BadParameter) -> AppError:
-    option = param.option if param.names else param.metavar
-    if param.choices:
-        return hints.bad_choice(option, given if isinstance(given, str) else "", param.choices, command.name)
-    return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
-
-
-def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError:
-    word = words[index]
-    return hints.unknown_option(
-        None, word if word.startswith(name) else name, [HUMAN_FLAG, VERSION_FLAG], False, [VERSION_FLAG]
-    )
-
-
-def _unknown_option(model: _AppModel, command: Command) -> Callable[[Sequence[str], int, str], AppError]:
-    def refusal(words: Sequence[str], index: int, name: str) -> AppError:
-        word = words[index]
-        at_word = word.startswith(name)
-        return hints.unknown_option(
-            command.name,
-            word if at_word else name,
-            [each.option for each in command.options],
-            bool(command.arguments),
-            app_options=[VERSION_FLAG],
-            elsewhere={
-                other.name: [each.option for each in other.options]
-                for other in model.commands.values()
-                if other is not command
-            },
-            typed_before=words[:index] if at_word else [],
-            typed_after=words[index + 1 :] if at_word else [],
-        )
-
-    return refusal
-
-
-def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
-    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
-    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
-    if "--" not in args:
-        return None
-    cut = list(args).index("--")
-    moved: list[str] = []
-    named: list[str] = []
-    kept: list[str] = []
-    after = list(args[cut + 1 :])
-    index = 0
-    while index < len(after):
-        word = after[index]
-        param = command.named(word.split("=", 1)[0])
-        if param is not None:
-            named.append(word.split("=", 1)[0])
-            moved.append(word)
-            if param.takes_value and "=" not in word and index + 1 < len(after):
-                index += 1
-                moved.append(after[index])
-        else:
-            kept.append(word)
-        index += 1
-    if not named:
-        return None
-    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
 
 
 def _is_usage_error(envelope: object) -> bool:
