@@ -26,10 +26,9 @@ import sys
 # vendored kit and the domain package, goes first on the import path, for the imports below.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -63,20 +62,15 @@ app = runner.new_app(
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
 
 
-class StatusFilter(StrEnum):
-    active = "active"
-    running = "running"
-    paused = "paused"
-    stopped = "stopped"
-    all = "all"
-
+# The values `list --status` takes: typer reads a Literal's values as the option's choices.
+StatusFilter = Literal["active", "running", "paused", "stopped", "all"]
 
 STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
-    StatusFilter.active: {"running", "paused"},
-    StatusFilter.running: {"running"},
-    StatusFilter.paused: {"paused"},
-    StatusFilter.stopped: {"stopped"},
-    StatusFilter.all: {"running", "paused", "stopped"},
+    "active": {"running", "paused"},
+    "running": {"running"},
+    "paused": {"paused"},
+    "stopped": {"stopped"},
+    "all": {"running", "paused", "stopped"},
 }
 
 
@@ -124,7 +118,7 @@ def start(
 def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
-    ] = (StatusFilter.active),
+    ] = "active",
     sort: Annotated[SortKey | None, sort_option(SortKey.created)] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
@@ -139,7 +133,7 @@ def list_timers(
 @app.command()
 def search(
     query: Annotated[list[str], typer.Argument(metavar="WORDS...", help="Words the label must all hold.")],
-    status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = StatusFilter.all,
+    status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = "all",
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """Find timers whose label holds every word (folding case and accents, as every app's
