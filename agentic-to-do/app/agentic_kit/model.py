@@ -176,6 +176,8 @@ class Line:
     order: list[Parameter] = field(default_factory=list)  # each option as given, in order
     values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
     words: list[str] = field(default_factory=list)  # the words that are no options
+    dashes: int | None = None  # how many of those came before `--`, when it was given
+    typed: list[str] = field(default_factory=list)  # the options as typed, each with its value
 
     def given(self, param: Parameter, value: str | None) -> None:
         self.order.append(param)
@@ -207,14 +209,31 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
     an argument or option missing, a value refused, words left over."""
     values = _values(command, ctx, line)
-    extra = [] if any(each.repeatable for each in command.arguments) else line.words[len(command.arguments) :]
-    if extra:
+    count = len(command.arguments)
+    extra = [] if any(each.repeatable for each in command.arguments) else line.words[count:]
+    # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
+    # meant as a word left over: the fix moves it before `--`.
+    if extra or any(_is_an_id_option(command, line, position) for position in range(len(line.words))):
         moved = _options_moved_before_dashes(command, words)
         if moved is not None:
             raise hints.options_after_dashes(command.name, *moved)
+    if extra:
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
-        raise hints.extra_arguments(command.name, taken, extra)
+        after_dashes = line.dashes is not None and line.dashes <= count
+        raise hints.extra_arguments(command.name, taken, extra, line.typed, after_dashes)
     return values
+
+
+def _is_an_id_option(command: Command, line: Line, position: int) -> bool:
+    """Whether the word at `position` among the words was typed after `--`, names an option of
+    the command, and would be read as an id."""
+    word = line.words[position]
+    if line.dashes is None or position < line.dashes or command.named(word.split("=", 1)[0]) is None:
+        return False
+    for index, argument in enumerate(command.arguments):
+        if argument.repeatable or index == position:
+            return argument.metavar.startswith("ID")
+    return False
 
 
 def _raw(reading: Line, index: int) -> str | None:
@@ -239,6 +258,7 @@ def _read(
         if word == "--":
             if not interspersed:
                 return list(words[index + 1 :])
+            line.dashes = len(line.words)
             line.words.extend(words[index + 1 :])
             return []
         if word[:1] != "-" or len(word) == 1:
@@ -283,13 +303,21 @@ def _take(
                 )
             raise hints.flag_with_value(name)
         line.given(param, None)
+        line.typed.extend([words[index]] if param is not _HELP else [])
         return index + 1
     if value is not None:
         line.given(param, value)
+        line.typed.append(words[index])
         return index + 1
-    if index + 1 >= len(words):
+    # `--tag --` and `--tag -` give no tag: `--` ends the options and `-` is a path's stdin.
+    if (
+        index + 1 >= len(words)
+        or words[index + 1] == "--"
+        or (words[index + 1] == "-" and param.type != "path")
+    ):
         raise hints.missing_value(name, param.metavar, param.help, param.choices)
     line.given(param, words[index + 1])
+    line.typed.extend(words[index : index + 2])
     return index + 2
 
 
@@ -369,11 +397,36 @@ def _unknown_option(model: AppModel, command: Command) -> Callable[[Sequence[str
                 for other in model.commands.values()
                 if other is not command
             },
-            typed_before=words[:index] if at_word else [],
-            typed_after=words[index + 1 :] if at_word else [],
+            fixed=_with_dashes(command, words, index) if at_word else [],
         )
 
     return refusal
+
+
+def _with_dashes(command: Command, words: Sequence[str], index: int) -> list[str]:
+    """The call's words with `--` before the value at `words[index]` that starts with a dash:
+    the options typed after it (each with its value) move before `--`, every other word keeps its
+    place and its order, and a help flag is left out (the call is the one meant, not its help)."""
+    options: list[str] = []
+    values: list[str] = []
+    after = list(words[index + 1 :])
+    position = 0
+    while position < len(after):
+        word = after[position]
+        param = command.named(word.split("=", 1)[0])
+        if word == "--":
+            values.extend(after[position + 1 :])
+            break
+        if param is not None:
+            options.append(word)
+            if param.takes_value and "=" not in word and position + 1 < len(after):
+                position += 1
+                options.append(after[position])
+        elif word not in HELP_FLAGS:
+            values.append(word)
+        position += 1
+    before = [word for word in words[:index] if word not in HELP_FLAGS]
+    return [*before, *options, "--", words[index], *values]
 
 
 def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
