@@ -198,6 +198,19 @@ def replay(session: nox.Session) -> None:
     session.run("agentapps", "replay", *folders, "--jobs", "2", "--human", *session.posargs)
 
 
+@nox.session(name="newest-typer")
+@timed
+def newest_typer(session: nox.Session) -> None:
+    """Install the newest typer the registry serves (pyproject bounds it below only) and replay
+    every package's scenarios through real processes on it. Not a default session: it replays
+    every scenario through a process, as `replay` does."""
+    session.install("-e", ".")
+    session.install("--upgrade", "typer")
+    session.run("python", "-c", "import typer; print('typer', typer.__version__)")
+    folders = [f"{package}/scenarios" for package in PACKAGES]
+    session.run("agentapps", "replay", *folders, "--jobs", "2", "--human", *session.posargs)
+
+
 @nox.session
 @timed
 def conformance(session: nox.Session) -> None:

@@ -36,9 +36,10 @@ class RecordingSession:
         self.failing = failing
         self.runs: list[tuple[tuple[str, ...], dict[str, Any]]] = []
         self.logged: list[str] = []
+        self.installs: list[tuple[str, ...]] = []
 
     def install(self, *args: str) -> None:
-        pass
+        self.installs.append(args)
 
     def run(self, *args: str, **options: Any) -> None:
         self.runs.append((args, options))
@@ -110,3 +111,16 @@ def test_the_serial_pass_of_every_test_session_has_tests(noxfile: ModuleType) ->
     serial = [line.split("::")[0] for line in completed.stdout.splitlines() if "::" in line]
     assert serial
     assert all(path.startswith(tuple(noxfile.CONTRACT_TESTS)) for path in serial)
+
+
+def test_newest_typer_upgrades_typer_then_replays_every_package_s_scenarios(noxfile: ModuleType) -> None:
+    session = RecordingSession("newest-typer")
+    noxfile.newest_typer(cast(nox.Session, session))
+    assert session.installs == [("-e", "."), ("--upgrade", "typer")]
+    replays = [args for args, _ in session.runs if args[:2] == ("agentapps", "replay")]
+    assert len(replays) == 1
+    assert {word for word in replays[0] if word.endswith("/scenarios")} == {
+        f"{path.name}/scenarios" for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file()
+    }
+    assert "newest-typer" not in noxfile.nox.options.sessions  # it replays through processes: not a default
+    assert took(session)

@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic Timer: countdowns and stopwatches an agent can set, poll and act on.
 
@@ -22,9 +22,8 @@ import sys
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from enum import StrEnum
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -67,20 +66,15 @@ app = new_app(
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
 
 
-class StatusFilter(StrEnum):
-    active = "active"
-    running = "running"
-    paused = "paused"
-    stopped = "stopped"
-    all = "all"
-
+# The values `list --status` takes: typer reads a Literal's values as the option's choices.
+StatusFilter = Literal["active", "running", "paused", "stopped", "all"]
 
 STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
-    StatusFilter.active: {"running", "paused"},
-    StatusFilter.running: {"running"},
-    StatusFilter.paused: {"paused"},
-    StatusFilter.stopped: {"stopped"},
-    StatusFilter.all: {"running", "paused", "stopped"},
+    "active": {"running", "paused"},
+    "running": {"running"},
+    "paused": {"paused"},
+    "stopped": {"stopped"},
+    "all": {"running", "paused", "stopped"},
 }
 
 
@@ -124,7 +118,7 @@ def start(
 def list_timers(
     status: Annotated[
         StatusFilter, typer.Option(help="active (running and paused), or one status, or all.")
-    ] = (StatusFilter.active),
+    ] = "active",
     sort: Annotated[SortKey | None, sort_option(SortKey.created)] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
@@ -139,7 +133,7 @@ def list_timers(
 @app.command()
 def search(
     query: Annotated[list[str], typer.Argument(metavar="WORDS...", help="Words the label must all hold.")],
-    status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = StatusFilter.all,
+    status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = "all",
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
     """Find timers whose label holds every word (folding case and accents, as every app's

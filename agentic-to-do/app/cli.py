@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """Agentic To-Do: a persistent to-do list operated through a JSON-first CLI.
 
@@ -23,7 +23,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -87,34 +87,11 @@ Repeat = Annotated[
 ]
 
 
-class PriorityChoice(StrEnum):
-    high = "high"
-    medium = "medium"
-    low = "low"
+# The values `list --status` takes: typer reads a Literal's values as the option's choices.
+StatusFilter = Literal["all", "open", "completed"]
 
 
-def priority_of(choice: PriorityChoice | None) -> Priority | None:
-    return None if choice is None else PRIORITY[choice]
-
-
-PRIORITY: dict[PriorityChoice, Priority] = {
-    PriorityChoice.high: "high",
-    PriorityChoice.medium: "medium",
-    PriorityChoice.low: "low",
-}
-
-
-class StatusFilter(StrEnum):
-    all = "all"
-    open = "open"
-    completed = "completed"
-
-
-STATUS_SELECTED: dict[StatusFilter, Status | None] = {
-    StatusFilter.all: None,
-    StatusFilter.open: "open",
-    StatusFilter.completed: "completed",
-}
+STATUS_SELECTED: dict[StatusFilter, Status | None] = {"all": None, "open": "open", "completed": "completed"}
 
 
 @app.command(mutates=True)
@@ -123,7 +100,7 @@ def add(
     description: Annotated[str, typer.Option(help="Longer text.")] = "",
     due_at: Annotated[str | None, typer.Option(help="YYYY-MM-DD or an ISO date-time with offset.")] = None,
     tag: Tags = None,
-    priority: Annotated[PriorityChoice | None, typer.Option(help="How much it matters.")] = None,
+    priority: Annotated[Priority | None, typer.Option(help="How much it matters.")] = None,
     repeat: Repeat = None,
 ) -> Payload:
     """Create an open to-do item."""
@@ -142,7 +119,7 @@ def add(
             due_at=due,
             now=moment.stamp(),  # read under the lock (clock.Moment)
             tags=tags,
-            priority=priority_of(priority),
+            priority=priority,
             repeat=rule,
         )
     return item_payload(item)
@@ -173,7 +150,7 @@ Excerpt = Annotated[
 
 @app.command("list")
 def list_items(
-    status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = StatusFilter.all,
+    status: Annotated[StatusFilter, typer.Option(help="Which items to show.")] = "all",
     due_before: Annotated[
         str | None, typer.Option(help="Only items due before this date (a date: before its day).")
     ] = None,
@@ -184,7 +161,7 @@ def list_items(
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
     ] = None,
-    priority: Annotated[PriorityChoice | None, typer.Option(help="Only items of this priority.")] = None,
+    priority: Annotated[Priority | None, typer.Option(help="Only items of this priority.")] = None,
     sort: Sort = None,
     limit: Limit = None,
     excerpt: Excerpt = False,
@@ -200,7 +177,7 @@ def list_items(
         due_after=after,
         overdue_at=now() if overdue else None,
         tags=tags,
-        priority=priority_of(priority),
+        priority=priority,
     )
     return limited_payload(_shown(_sorted(selected, sort or sorting.SortKey.created), excerpt), limit)
 
@@ -249,7 +226,7 @@ def get(item_id: ItemId) -> Payload:
 @app.command()
 def search(
     query: Annotated[list[str], typer.Argument(metavar="WORDS...", help="Words that must all match.")],
-    status: Annotated[StatusFilter, typer.Option(help="Which items to search.")] = StatusFilter.all,
+    status: Annotated[StatusFilter, typer.Option(help="Which items to search.")] = "all",
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only items with this tag; all given must match.")
     ] = None,
@@ -275,7 +252,7 @@ def update(
     untag: Annotated[
         list[str] | None, typer.Option("--untag", help="A tag to remove; repeat for more.")
     ] = None,
-    priority: Annotated[PriorityChoice | None, typer.Option(help="New priority.")] = None,
+    priority: Annotated[Priority | None, typer.Option(help="New priority.")] = None,
     clear_priority: Annotated[bool, typer.Option("--clear-priority", help="Remove the priority.")] = False,
     repeat: Repeat = None,
     clear_repeat: Annotated[bool, typer.Option("--clear-repeat", help="Stop it repeating.")] = False,
@@ -313,7 +290,7 @@ def update(
         clear_due_at=clear_due_at,
         tag=added,
         untag=removed,
-        priority=priority_of(priority),
+        priority=priority,
         clear_priority=clear_priority,
         repeat=inputs.check_repeat(repeat) if repeat is not None else None,
         clear_repeat=clear_repeat,

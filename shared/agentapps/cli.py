@@ -70,24 +70,10 @@ if TYPE_CHECKING:
 PROGRAM = "agentapps"
 
 
-class _ToolkitContext(typer.Context):
-    """The kit's runner names the program as an app is run (`app/cli.py`); every help of the
-    toolkit says `agentapps` instead, however it was started (the console script, `python -m`)."""
-
-    def __init__(self, command: Any, parent: Any = None, info_name: str | None = None, **extra: Any) -> None:
-        super().__init__(command, parent, PROGRAM if parent is None else info_name, **extra)
-
-
-class _ToolkitGroup(runner.AgenticGroup):
-    context_class = _ToolkitContext
-    version_help = "Print the toolkit's version (agentapps, as installed) and exit."
-
-
 app = ToolkitApp(
     "agentapps: discover, activate, run, check and create Agent Applications packages. "
     "`agentapps mcp [ROOT]...` serves them over MCP on stdio."
 )
-app.info.cls = _ToolkitGroup  # the kit's group, its contexts named PROGRAM
 
 MIN_TIMEOUT = 0.1
 # `replay --runtime` names the built-in runtime's two ways of running a package by these words.

@@ -20,6 +20,9 @@ class Passthrough(NamedTuple):
 class ToolkitApp(AgenticApp):
     """`agentapps`'s typer app."""
 
+    program = "agentapps"  # however it was started (the console script, `python -m`)
+    version_help = "Print the toolkit's version (agentapps, as installed) and exit."
+
     def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
         if isinstance(result, Passthrough):
             return result.envelope, result.exit_status

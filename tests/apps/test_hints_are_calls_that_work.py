@@ -29,6 +29,12 @@ def follow(app: AppRunner, *args: str) -> tuple[dict[str, object], dict[str, obj
     return refused.envelope, followed.envelope
 
 
+def error_of(envelope: dict[str, object]) -> dict[str, str]:
+    error = envelope["error"]
+    assert isinstance(error, dict), envelope
+    return error
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -92,3 +98,99 @@ def test_an_option_of_another_command_points_at_that_command(timer: AppRunner) -
     assert refused.error_code == "USAGE_ERROR"
     assert "--before is an option of due" in refused.envelope["error"]["hint"]
     assert timer.run("due", "--before", "2026-04-02", env=NOW).ok
+
+
+def test_quoting_words_of_one_label_keeps_the_options_given(timer: AppRunner) -> None:
+    """`start tea time --duration 5m`: the fix quotes the label and keeps --duration (without it
+    the call makes a stopwatch)."""
+    refused, followed = follow(timer, "start", "tea", "time", "--duration", "5m")
+    assert "--duration 5m" in error_of(refused)["hint"]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["kind"], item["durationMs"]) == ("tea time", "countdown", 300_000)
+
+
+def test_quoting_words_of_one_title_keeps_every_option_in_order(todo: AppRunner) -> None:
+    refused, followed = follow(todo, "add", "a", "b", "--tag", "home", "--priority=high", "--tag", "x-y")
+    assert suggested_call(error_of(refused)["hint"]) == [
+        "add",
+        "a b",
+        "--tag",
+        "home",
+        "--priority=high",
+        "--tag",
+        "x-y",
+    ]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["title"], item["tags"], item["priority"]) == ("a b", ["home", "x-y"], "high")
+
+
+@pytest.mark.parametrize("value", ["--", "-"])
+def test_an_option_whose_value_is_a_dash_or_the_dashes_is_refused(todo: AppRunner, value: str) -> None:
+    """`--tag --` is an option without its value, not the tag `--`: nothing is stored."""
+    refused = todo.run("add", "x", "--tag", value, env=NOW)
+    assert refused.exit_status == 2
+    assert refused.envelope["error"] == {
+        "code": "USAGE_ERROR",
+        "message": "--tag needs a value.",
+        "hint": "Give it as `--tag TAG`: A tag; repeat for more.",
+    }
+    assert todo.run("list", env=NOW).items == []
+
+
+def test_a_path_option_still_takes_a_dash_for_stdin(notes: AppRunner) -> None:
+    assert notes.run("add", "x", env=NOW).ok
+    appended = notes.run("append", "nt_0001", "--text-file", "-", stdin="from stdin", env=NOW)
+    assert appended.ok, appended.envelope
+    assert "from stdin" in notes.run("get", "nt_0001", env=NOW).item["body"]
+
+
+def test_a_dash_value_hint_keeps_the_words_in_their_order(notes: AppRunner) -> None:
+    """`tag nt_0001 -x y`: the fix puts `--` before -x and leaves y after it, where it was."""
+    assert notes.run("add", "x", env=NOW).ok
+    refused, followed = follow(notes, "tag", "nt_0001", "-x", "y")
+    assert suggested_call(error_of(refused)["hint"]) == ["tag", "nt_0001", "--", "-x", "y"]
+    assert followed["ok"] is True
+
+
+def test_a_dash_value_hint_leaves_out_a_help_flag(todo: AppRunner) -> None:
+    """`add -x -h`: the fix adds the item; it does not print the help instead."""
+    _, followed = follow(todo, "add", "-x", "-h")
+    assert "help" not in followed
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert item["title"] == "-x"
+
+
+def test_an_option_after_dashes_of_an_id_command_says_options_go_before(todo: AppRunner) -> None:
+    """`remove td_0001 -- --confirm`: --confirm is read as an id after `--`; the fix moves it."""
+    assert todo.run("add", "x", env=NOW).ok
+    refused, followed = follow(todo, "remove", "td_0001", "--", "--confirm")
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert "Options go before `--`" in error_of(refused)["hint"]
+    assert followed["ok"] is True
+    assert todo.run("list", env=NOW).items == []
+
+
+def test_a_value_after_dashes_of_an_id_command_points_at_its_options(todo: AppRunner) -> None:
+    """`update td_0001 -- "-1 bug"`: not a second id; the hint says a value goes to an option."""
+    assert todo.run("add", "x", env=NOW).ok
+    refused, followed = follow(todo, "update", "td_0001", "--", "-1 bug")
+    assert "one ID" not in error_of(refused)["hint"]
+    assert "option" in error_of(refused)["hint"]
+    assert followed["ok"] is True
+    assert todo.run("get", "td_0001", env=NOW).item["title"] == "x"  # nothing changed
+
+
+def test_the_example_due_of_a_hint_comes_after_the_clock(todo: AppRunner) -> None:
+    """`add x --repeat weekly` without a due: the example due in the hint is a day to come, by
+    the clock the call ran with, and the call with it adds the item."""
+    later = {"AGENTIC_NOW": "2031-05-20T12:00:00Z"}
+    refused = todo.run("add", "x", "--repeat", "weekly", env=later)
+    assert refused.error_code == "VALIDATION_ERROR"
+    example = re.search(r"--due-at (\d{4}-\d\d-\d\d)", refused.envelope["error"]["hint"])
+    assert example is not None
+    assert example.group(1) > "2031-05-20"
+    added = todo.run("add", "x", "--repeat", "weekly", "--due-at", example.group(1), env=later)
+    assert (added.item["dueAt"], added.item["repeat"]) == (example.group(1), "weekly")

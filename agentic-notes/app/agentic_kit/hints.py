@@ -157,24 +157,21 @@ def unknown_option(
     takes_argument: bool,
     app_options: Sequence[str] = (),
     elsewhere: Mapping[str, Sequence[str]] | None = None,
-    typed_before: Sequence[str] = (),
-    typed_after: Sequence[str] = (),
+    fixed: Sequence[str] = (),
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
-    `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it.
-    `elsewhere`: the app's other commands and their options, for an option that belongs to one of
-    them (timer `list --due-before` is `due --before`). `typed_before`: the words given between the
-    command and `given`, which the fix keeps (`rename tm_0001 -- -x`); `typed_after`: the words
-    after it, which the fix keeps before `--`, where options are still read (`add --tag home --
-    -x`), so following the hint never turns an option into part of the value."""
+    `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
+    `fixed` is that call's words after the command (`--tag home -- -x`: options before `--`, every
+    other word in the order typed). `elsewhere`: the app's other commands and their options, for an
+    option that belongs to one of them (timer `list --due-before` is `due --before`)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     if takes_argument and not given.startswith("--"):
+        call = " ".join([command or "", *(shell_word(shortened(word)) for word in fixed or ["--", given])])
         return AppError(
             ErrorCode.USAGE_ERROR,
             message,
-            "A value that starts with - goes after `--`, and options before it: "
-            f"`{_with_dashes(command, typed_before, given, typed_after)}`.",
+            f"A value that starts with - goes after `--`, and options before it: `{call.strip()}`.",
         )
     name = given.split("=", 1)[0]
     if command and name in app_options:
@@ -187,18 +184,6 @@ def unknown_option(
     guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
     where = f"Options of {command}" if command else "The app's options (before the command)"
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
-
-
-def _with_dashes(
-    command: str | None, typed_before: Sequence[str], value: str, typed_after: Sequence[str] = ()
-) -> str:
-    """The call with `--` before the value that starts with a dash, the words typed after it kept
-    before `--` (`add --tag home -- -x`); words already after a later `--` stay after the value."""
-    after = list(typed_after)
-    later = after[after.index("--") + 1 :] if "--" in after else []
-    options = after[: after.index("--")] if "--" in after else after
-    words = [shell_word(shortened(word)) for word in [*typed_before, *options, "--", value, *later]]
-    return " ".join([command or "", *words]).strip()
 
 
 def options_after_dashes(command: str, moved: Sequence[str], options: Sequence[str]) -> AppError:
@@ -234,9 +219,15 @@ def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -
 
 
 def extra_arguments(
-    command: str, arguments: Sequence[tuple[str, str | None]], extra: Sequence[str]
+    command: str,
+    arguments: Sequence[tuple[str, str | None]],
+    extra: Sequence[str],
+    options: Sequence[str] = (),
+    after_dashes: bool = False,
 ) -> AppError:
-    """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over."""
+    """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
+    `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
+    were typed after `--`."""
     words = " ".join(quoted(word) for word in extra)
     if not arguments:
         return AppError(
@@ -248,10 +239,18 @@ def extra_arguments(
     takes = " ".join(name for name, _ in arguments)
     message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
     if metavar == "ID":
-        return AppError(ErrorCode.USAGE_ERROR, message, f"Give one ID: run `{command}` once for each.")
-    before = [shell_word(taken) for _, taken in arguments[:-1] if taken is not None]
-    example = shortened(" ".join([value or "", *extra]).strip())
-    call = " ".join([command, *before, shell_word(example)])
+        hint = (
+            f"A value goes to one of its options, before `--`: run `{command} --help` to see them."
+            if after_dashes
+            else f"Give one ID: run `{command}` once for each."
+        )
+        return AppError(ErrorCode.USAGE_ERROR, message, hint)
+    taken = [each for _, each in arguments[:-1] if each is not None]
+    values = [*taken, " ".join([value or "", *extra]).strip()]
+    # A value that starts with - is read as one only after `--`, with the options before it.
+    dashed = any(each.startswith("-") for each in values)
+    ordered = [*options, "--", *values] if dashed else [*values, *options]
+    call = " ".join([command, *(shell_word(shortened(word)) for word in ordered)])
     return AppError(
         ErrorCode.USAGE_ERROR, message, f"Quote a value of several words as one argument: `{call}`."
     )

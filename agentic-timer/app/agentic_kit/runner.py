@@ -1,9 +1,11 @@
-"""The runner: parse the arguments, call one command, print exactly one envelope, return the status.
+"""The runner: read the arguments, call one command, print exactly one envelope, return the status.
 
-Every outcome speaks the envelope: a command's result, a typer/click parse error, an AppError,
-and any unexpected exception (INTERNAL_ERROR, with no traceback on stdout or stderr).
+The line is read once, against the app's command model (model.py), and each value converted by
+typer, through its public API only. Every outcome speaks the envelope: a command's result, a line
+that cannot be read, an AppError, and any unexpected exception (INTERNAL_ERROR, with no traceback
+on stdout or stderr).
 
-`--human` is an option of the parser itself — of the app (`--human list`) and of every command
+`--human` is an option like any other — of the app (`--human list`) and of every command
 (`list --human`) — never picked out of the raw argument list: a value that reads `--human`
 (`add --body --human`) stays a value. A USAGE_ERROR (a command line that cannot be read: no
 command or an unknown one, an unknown option, an option without its value or given twice, an
@@ -19,9 +21,9 @@ so — nothing for a closed pipe, whose reader chose to stop reading.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import errno
 import functools
+import inspect
 import io
 import os
 import re
@@ -33,14 +35,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import typer
-
-# typer (from 0.29) carries its own click as the private `typer._click` and exports only
-# BadParameter of click's errors; the runner must also tell a line that cannot be read (UsageError)
-# and a missing argument (MissingParameter, a BadParameter) from a bad value, and no public name
-# gives them. So pyproject.toml and each app's PEP 723 block pin typer below 0.30, and
-# tests/kit/test_typer_api.py names what moved on a release that moves either.
-from typer._click.exceptions import BadOptionUsage, MissingParameter, NoSuchOption, UsageError
-from typer.core import TyperCommand, TyperGroup
 from typing_extensions import TypeVar as DefaultingTypeVar  # `default=` on Python 3.11
 
 from . import hints, human, interrupts, settings
@@ -56,189 +50,39 @@ from .envelope import (
     version_envelope,
 )
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
+from .model import (
+    HELP_FLAGS,
+    HUMAN_FLAG,
+    VERSION_FLAG,
+    AppModel,
+    CommandTraits,
+    Line,
+    app_model,
+    command_values,
+    read_app_options,
+    read_command_options,
+)
 from .store import StateFile, StateStore, VersionedState
-from .text import ECHO_MAX_CHARS, printable, shortened, undecodable_byte
-from .traits import CommandTraits
+from .text import printable, undecodable_byte
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-HUMAN_FLAG = "--human"
-VERSION_FLAG = "--version"
-HELP_FLAGS = ["--help", "-h"]
-_HUMAN = "human"  # the flag's name in the parser, and its key in the context's meta
-_VERSION = "version"  # the app's --version flag's name in the parser
-_COMMAND = "agentic.command"  # the key in the context's meta of the command being parsed
+__all__ = [
+    "HELP_FLAGS",
+    "HUMAN_FLAG",
+    "VERSION_FLAG",
+    "AgenticApp",
+    "CommandTraits",
+    "main",
+    "new_app",
+    "run",
+]
+
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 AppStateT = DefaultingTypeVar("AppStateT", bound=VersionedState, default=VersionedState, covariant=True)
 _KIT = __name__.partition(".")[0]  # the kit's own package: its commands (describe) name no app
-_MESSAGE_MAX_CHARS = 500  # click's messages quote what was typed; none needs more
-
-
-@functools.cache
-def _human_option() -> Any:
-    """The --human flag, built by typer like any option (from a throwaway command, once) and kept
-    out of the command's arguments: it changes how the envelope is printed, nothing else."""
-    flag_app = typer.Typer(add_completion=False)
-
-    @flag_app.command()
-    def flag(
-        human: Annotated[bool, typer.Option(HUMAN_FLAG, help="Print readable text instead of JSON.")] = False,
-    ) -> None: ...
-
-    option = next(param for param in typer.main.get_command(flag_app).params if param.name == _HUMAN)
-    option.expose_value = False
-    return option
-
-
-@functools.cache
-def _version_option(help_text: str) -> Any:
-    """The app's --version flag, built as --human is; the runner answers it before any command."""
-    flag_app = typer.Typer(add_completion=False)
-
-    @flag_app.command()
-    def flag(
-        version: Annotated[bool, typer.Option(VERSION_FLAG)] = False,
-    ) -> None: ...
-
-    option: Any = next(param for param in typer.main.get_command(flag_app).params if param.name == _VERSION)
-    option.expose_value = False
-    option.help = help_text  # set here: the annotation above is read as a string, in this module's globals
-    return option
-
-
-class _VersionAsked(Exception):
-    """--version was given before the command: the answer is the version, whatever follows."""
-
-
-class _TakesHumanFlag:
-    """A click command or group whose parser knows --human, and records it when given as an option;
-    and which refuses an option that takes one value given twice (click would keep the last)."""
-
-    params: list[Any]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.params.append(_human_option())
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        # The parser's own reading of the line, before any option is processed: --help stops the
-        # processing, and a --human after it must still count.
-        try:
-            options, rest, order = self.make_parser(ctx).parse_args(args=list(args))  # type: ignore[attr-defined]
-        except UsageError as error:
-            error.ctx = error.ctx or ctx  # the parser leaves out whose line it was reading
-            raise
-        if options.get(_HUMAN):
-            ctx.meta[_HUMAN] = True
-        if isinstance(self, TyperCommand):
-            ctx.meta[_COMMAND] = ctx.info_name  # whose --help this would be
-        _refuse_repeated_options(order, args)
-        if isinstance(self, TyperGroup) and options.get(_VERSION) and not set(args) & set(HELP_FLAGS):
-            raise _VersionAsked
-        try:
-            parsed: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
-        except UsageError as error:
-            # click's plain UsageError after the options were processed: words left over.
-            if type(error) is UsageError and isinstance(self, TyperCommand) and rest:
-                moved = _options_moved_before_dashes(self, _typed_after_command(ctx.info_name))
-                if moved is not None:
-                    raise hints.options_after_dashes(ctx.info_name, *moved) from None
-                raise _extra_arguments(self, ctx, options, rest) from None
-            raise
-        if isinstance(self, TyperGroup) and not rest:
-            # Only the app's options (`--human`): the same answer as no arguments at all.
-            raise _no_command(sorted(getattr(self, "commands", {})))
-        return parsed
-
-
-def _refuse_repeated_options(order: list[Any], args: Sequence[str]) -> None:
-    seen: set[int] = set()
-    for param in order:
-        if param.param_type_name != "option" or param.multiple or param.is_flag or param.count:
-            continue
-        if id(param) in seen:
-            raise hints.repeated_option(max(param.opts, key=len))
-        seen.add(id(param))
-
-
-# The whole command line of this run: the group's parser drops the `--` a command's parser would
-# need to tell a value typed after it from an option.
-_COMMAND_LINE: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("command_line", default=())
-
-
-def _typed_after_command(command: str) -> list[str]:
-    """The words typed after the command's name, `--` included."""
-    line = list(_COMMAND_LINE.get())
-    return line[line.index(command) + 1 :] if command in line else []
-
-
-def _options_moved_before_dashes(command: Any, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
-    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
-    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
-    if "--" not in args:
-        return None
-    cut = list(args).index("--")
-    takes_value = {
-        name: not (param.is_flag or param.count)
-        for param in command.params
-        if param.param_type_name == "option"
-        for name in param.opts
-    }
-    moved: list[str] = []
-    named: list[str] = []
-    kept: list[str] = []
-    after = list(args[cut + 1 :])
-    index = 0
-    while index < len(after):
-        word = after[index]
-        name = word.split("=", 1)[0]
-        if name in takes_value:
-            named.append(name)
-            moved.append(word)
-            if takes_value[name] and "=" not in word and index + 1 < len(after):
-                index += 1
-                moved.append(after[index])
-        else:
-            kept.append(word)
-        index += 1
-    if not named:
-        return None
-    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
-
-
-def _extra_arguments(command: Any, ctx: Any, options: dict[str, Any], rest: list[str]) -> AppError:
-    arguments = [
-        (_metavar(param), options.get(param.name))
-        for param in command.params
-        if param.param_type_name == "argument"
-    ]
-    return hints.extra_arguments(ctx.info_name, arguments, rest)
-
-
-def _metavar(param: Any) -> str:
-    return str(param.metavar or param.name.upper())
-
-
-class AgenticCommand(_TakesHumanFlag, TyperCommand):
-    pass
-
-
-class AgenticGroup(_TakesHumanFlag, TyperGroup):
-    # What --help says of --version; a program that is no package (the toolkit) says its own.
-    version_help = "Print the package's version (APP.md's) and exit."
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.params.append(_version_option(self.version_help))
-
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        # A word that is no command: name the commands and the nearest (a word starting with -
-        # is an option, left to the parser).
-        word = args[0]
-        if not word.startswith("-") and self.get_command(ctx, word) is None:
-            raise hints.unknown_command(word, list(self.commands))
-        return super().resolve_command(ctx, args)
+_HUMAN_HELP = "Print readable text instead of JSON."
 
 
 class AgenticApp(typer.Typer, Generic[AppStateT]):
@@ -263,6 +107,10 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
     Every AgenticApp has `describe`, which reports its commands as data.
     """
 
+    program = "app/cli.py"  # the name its help gives the program
+    # What --help says of --version; a program that is no package (the toolkit) says its own.
+    version_help = "Print the package's version (APP.md's) and exit."
+
     def __init__(
         self,
         help_text: str,
@@ -280,11 +128,10 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
     ) -> None:
         super().__init__(
             help=help_text,
-            cls=AgenticGroup,
             add_completion=False,
             rich_markup_mode=None,
             pretty_exceptions_enable=False,
-            context_settings={"help_option_names": HELP_FLAGS},
+            context_settings={"help_option_names": list(HELP_FLAGS)},
         )
         self.state = StateFile(state, state_file, state_env) if state is not None else None
         self._entry_folder: Path | None = None  # the folder of the entry script: app/
@@ -296,13 +143,15 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
         self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
+        self._model_cache: tuple[int, AppModel] | None = None  # see _model
+        self.callback()(_app_options(self.version_help))
         self.command("describe")(self._describe)
 
     def command(
         self, name: str | None = None, *, mutates: bool = False, confirmation: bool = False, **kwargs: Any
     ) -> Callable[[CommandFunction], CommandFunction]:
         """Register a command; `mutates` and `confirmation` are what `describe` reports of it."""
-        register = super().command(name, cls=kwargs.pop("cls", AgenticCommand), **kwargs)
+        register = super().command(name, **kwargs)
 
         def decorator(function: CommandFunction) -> CommandFunction:
             command_name = name or function.__name__.replace("_", "-")
@@ -310,7 +159,8 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
                 # Resolved as the script is read, before any command runs in whatever folder.
                 self._entry_folder = Path(function.__code__.co_filename).resolve().parent
             self.traits[command_name] = CommandTraits(function, mutates, confirmation)
-            return register(function)
+            register(_with_human_flag(function))
+            return function
 
         return decorator
 
@@ -374,7 +224,46 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
         from .describe import describe_app  # only this command needs it
 
-        return item_payload(describe_app(typer.main.get_command(self), self.traits))
+        return item_payload(describe_app(_model(self).group, self.traits))
+
+
+def _app_options(version_help: str) -> Callable[..., None]:
+    """The app's own options, before any command: typer lists them in the app's --help, and the
+    runner reads them (the runner answers --version before any command)."""
+
+    def app_options(human: bool = False, version: bool = False) -> None: ...
+
+    app_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            _flag("human", HUMAN_FLAG, _HUMAN_HELP),
+            _flag("version", VERSION_FLAG, version_help),
+        ]
+    )
+    return app_options
+
+
+def _flag(name: str, option: str, help_text: str) -> inspect.Parameter:
+    return inspect.Parameter(
+        name,
+        inspect.Parameter.KEYWORD_ONLY,
+        default=False,
+        annotation=Annotated[bool, typer.Option(option, help=help_text)],
+    )
+
+
+def _with_human_flag(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The command as typer registers it: its own parameters and --human, which every command
+    takes (`list --human`) and which changes how the envelope is printed, nothing else."""
+
+    @functools.wraps(function)
+    def command(*args: Any, human: bool = False, **kwargs: Any) -> Any:
+        return function(*args, **kwargs)
+
+    signature = inspect.signature(function, eval_str=True)
+    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[*signature.parameters.values(), _flag("human", HUMAN_FLAG, _HUMAN_HELP)]
+    )
+    return command
 
 
 def new_app(
@@ -449,27 +338,29 @@ def _occupy_closed_standard_streams() -> None:
 
 
 @functools.cache
-def _click_group(app: AgenticApp) -> Any:
-    """The app as a click group, built once: a warm runtime or a test runs it many times."""
-    return typer.main.get_command(app)
+def _model(app: AgenticApp) -> AppModel:
+    """The app's model, built once per set of commands: a warm runtime or a test runs it many
+    times, and a command registered later is seen (the key is how many there are)."""
+    key = len(app.traits)
+    if app._model_cache is None or app._model_cache[0] != key:
+        app._model_cache = (key, app_model(typer.main.get_command(app), app.traits))
+    return app._model_cache[1]
 
 
 def prepare(app: AgenticApp) -> None:
-    """Build the app as click parses it now, once every command is defined (the last line of a
-    script's body): the work a run does first, done where a warm process, which runs the body
-    once, holds it for every call. A cold run pays the same, once."""
-    _click_group(app)
+    """Build the app's model now, once every command is defined (the last line of a script's
+    body): the work a run does first, done where a warm process, which runs the body once, holds
+    it for every call. A cold run pays the same, once."""
+    _model(app)
 
 
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    _COMMAND_LINE.set(tuple(args))
-    group = _click_group(app)
-    command_names = set(getattr(group, "commands", {}))
+    model = _model(app)
     command = next((arg for arg in args if not arg.startswith("-")), None)
-    command = command if command in command_names else None
+    command = command if command in model.commands else None
     with settings.one_run() as run:  # its settings and commits: to tell a failure after a commit
-        envelope, status, want_human = _invoke(app, group, args, command, sorted(command_names), run)
+        envelope, status, want_human = _invoke(app, model, args, command, run)
     try:
         text = render(to_plain(envelope)) if want_human else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
@@ -524,16 +415,11 @@ def _no_command(command_names: list[str]) -> AppError:
 
 
 def _invoke(
-    app: AgenticApp,
-    group: Any,
-    args: list[str],
-    command: str | None,
-    command_names: list[str],
-    run: settings.Run,
+    app: AgenticApp, model: AppModel, args: list[str], command: str | None, run: settings.Run
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
     if not args:
-        return (*_failure(command, _no_command(command_names)), False)
+        return (*_failure(command, _no_command(sorted(model.commands))), False)
     for number, arg in enumerate(args, start=1):
         byte = undecodable_byte(arg)
         if byte is not None:
@@ -542,34 +428,42 @@ def _invoke(
                 "Give every argument as UTF-8 text.",
             )
             return (*_failure(command, not_text), False)
-    captured = io.StringIO()
-    # The context is made here rather than by click's make_context, so that what parsing recorded
-    # in its meta (--human, whose --help) is there even when parsing stopped at --help or failed.
-    ctx = group.context_class(group, info_name="app/cli.py", **group.context_settings)
+    line = Line()
     try:
-        # Help text is the only thing click prints itself; catch it so it travels in the envelope.
-        with redirect_stdout(captured):
-            with ctx.scope(cleanup=False):
-                group.parse_args(ctx, args)
-            with ctx:
-                result = group.invoke(ctx)
-        envelope, status = app.outcome(command, result)
-    except typer.Exit:  # --help: click printed the text and ended the command
-        envelope, status = help_envelope(ctx.meta.get(_COMMAND), captured.getvalue()), EXIT_OK
-    except _VersionAsked:
-        try:
-            envelope, status = version_envelope(app.version()), EXIT_OK
-        except AppError as error:
-            envelope, status = _failure(command, error)
+        # A command may print; only the envelope reaches stdout.
+        with redirect_stdout(io.StringIO()):
+            envelope, status = _answer(app, model, args, line)
     except AppError as error:
         envelope, status = _failure(command, error)
-    except UsageError as error:
-        envelope, status = _failure(command, _parse_error(app, error, args))
     except (typer.Abort, EOFError):
         envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
     except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
         envelope, status = _internal_error(command, error, committed=run.commits > 0)
-    return envelope, status, bool(ctx.meta.get(_HUMAN)) and not _is_usage_error(envelope)
+    return envelope, status, line.human and not _is_usage_error(envelope)
+
+
+def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tuple[Envelope, int]:
+    root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
+    rest = read_app_options(model, args, line)
+    if line.version and not set(args) & set(HELP_FLAGS):
+        return version_envelope(app.version()), EXIT_OK
+    if line.help:
+        return help_envelope(None, root.get_help() + "\n"), EXIT_OK
+    if not rest:  # only the app's options (`--human`): the same answer as no arguments at all
+        raise _no_command(sorted(model.commands))
+    name, words = rest[0], rest[1:]
+    command = model.commands.get(name)
+    if command is None:
+        raise hints.unknown_command(name, list(model.commands))
+    ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
+    reading = read_command_options(model, command, words)
+    line.human = line.human or reading.human
+    if reading.help:
+        return help_envelope(name, ctx.get_help() + "\n"), EXIT_OK
+    ctx.params = command_values(command, ctx, reading, words)
+    with root, ctx:
+        result = command.command.invoke(ctx)
+    return app.outcome(name, result)
 
 
 def _is_usage_error(envelope: object) -> bool:
@@ -598,114 +492,6 @@ def _internal_error(command: str | None, error: Exception, *, committed: bool) -
             hint + "Please report it with the arguments used.",
         ),
     )
-
-
-def _parse_error(app: AgenticApp, error: UsageError, args: Sequence[str]) -> AppError:
-    """What the parser refused, in the suite's words and with the fix (see hints.py). Each case
-    reads what the parser knows of the parameter; only an error of a kind none of them knows
-    keeps the parser's own message."""
-    ctx = error.ctx
-    command = ctx.info_name if ctx is not None and isinstance(ctx.command, TyperCommand) else None
-    params = list(ctx.command.params) if ctx is not None else []
-    param = getattr(error, "param", None)
-    if isinstance(error, MissingParameter) and param is not None and command is not None:
-        if param.param_type_name == "option":
-            option = max(param.opts, key=len)
-            return hints.missing_option(command, option, _metavar(param), getattr(param, "help", None) or "")
-        arguments = [_metavar(each) for each in params if each.param_type_name == "argument"]
-        return hints.missing_argument(command, _metavar(param), arguments, getattr(param, "help", None) or "")
-    if isinstance(error, typer.BadParameter) and param is not None and command is not None:
-        option = max(param.opts, key=len) if param.param_type_name == "option" else _metavar(param)
-        choices = _choices(app, command, param.name)
-        if choices:
-            return hints.bad_choice(option, _given_value(option, args), choices, command)
-        return hints.bad_value(option, error.message, getattr(error, "hint", None), command)
-    if isinstance(error, NoSuchOption):
-        given = _given_option(error.option_name, args)
-        takes_argument = any(param.param_type_name == "argument" for param in params)
-        options = _option_names(params)
-        return hints.unknown_option(
-            command,
-            given,
-            options,
-            takes_argument and command is not None,
-            app_options=[VERSION_FLAG],
-            elsewhere=_options_elsewhere(ctx, command),
-            typed_before=_typed_between(command, given, args),
-            typed_after=_typed_after(command, given, args),
-        )
-    if isinstance(error, BadOptionUsage):
-        taken: Any = next(
-            (param for param in params if error.option_name in getattr(param, "opts", ())), None
-        )
-        if taken is not None and taken.is_flag:
-            return hints.flag_with_value(error.option_name)
-        if taken is not None and command is not None:
-            help_text = taken.help or ""
-            return hints.missing_value(
-                error.option_name, _metavar(taken), help_text, _choices(app, command, taken.name)
-            )
-    hint = "Run the command with --help to see its arguments and options."
-    return AppError(ErrorCode.USAGE_ERROR, _shorten_echoes(error.format_message(), args), hint)
-
-
-def _typed_between(command: str | None, given: str, args: Sequence[str]) -> list[str]:
-    """The words given after the command's name and before `given` (none before a command)."""
-    after = list(args[args.index(command) + 1 :]) if command in args else []
-    return after[: after.index(given)] if given in after else []
-
-
-def _typed_after(command: str | None, given: str, args: Sequence[str]) -> list[str]:
-    """The words given after `given`, the option the parser refused (none before a command)."""
-    after = list(args[args.index(command) + 1 :]) if command in args else []
-    return after[after.index(given) + 1 :] if given in after else []
-
-
-def _option_names(params: Sequence[Any]) -> list[str]:
-    """Each option of a command by its longest name (`--status`, not `-s`)."""
-    return [max(param.opts, key=len) for param in params if param.param_type_name == "option"]
-
-
-def _options_elsewhere(ctx: Any, command: str | None) -> dict[str, list[str]]:
-    """The options of the app's other commands, by command (none when no command was read)."""
-    group = ctx.parent.command if command is not None and ctx.parent is not None else None
-    commands = getattr(group, "commands", {})
-    return {name: _option_names(each.params) for name, each in commands.items() if name != command}
-
-
-def _choices(app: AgenticApp, command: str, name: str | None) -> list[str] | None:
-    """The values a parameter allows (an enum's), as `describe` reports them."""
-    from .describe import parameter_choices  # only a refused value needs it
-
-    trait = app.traits.get(command)
-    return parameter_choices(trait.function, name) if trait is not None and name else None
-
-
-def _given_value(option: str, args: Sequence[str]) -> str:
-    """The value given to an option (once: a second time is refused before values are read)."""
-    for index, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg == option and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith(option + "="):
-            return arg[len(option) + 1 :]
-    return ""
-
-
-def _given_option(name: str, args: Sequence[str]) -> str:
-    """The whole argument the parser read an unknown option from: `-1 bug` for its `-1`."""
-    return next((arg for arg in args if arg == name or arg.startswith(name)), name)
-
-
-def _shorten_echoes(message: str, args: Sequence[str]) -> str:
-    """click's message with every long argument it quotes cut short, as the kit's own messages do,
-    and at most a few lines long. Control and layout characters in the words it quotes are shown as
-    escapes: whether --human was meant is unknown when the line cannot be read, and a terminal may
-    show this JSON as it is."""
-    for arg in sorted({arg for arg in args if len(arg) > ECHO_MAX_CHARS}, key=len, reverse=True):
-        message = message.replace(arg, shortened(arg))
-    return shortened(human.safe(message), _MESSAGE_MAX_CHARS)
 
 
 def _failure(command: str | None, error: AppError) -> tuple[Envelope, int]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
+from agentic_kit import clock, zones
 from agentic_kit.changes import apply_changes, moment_of_change
 from agentic_kit.dates import deadline, due_start, format_timestamp
 from agentic_kit.errors import validation_error
@@ -170,6 +171,11 @@ def update_item(item: TodoItem, update: Update, *, now: str) -> None:
     apply_changes(item, changes, now)
 
 
+def _next_week() -> str:
+    """A week from the user's today: an example due that is never in the past."""
+    return (clock.now().astimezone(zones.zone()) + timedelta(days=7)).date().isoformat()
+
+
 def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: str | None) -> None:
     """A repeating item needs a due: the next one is due a step after it. `item`: the item an
     update changes; None for a new one."""
@@ -177,7 +183,8 @@ def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: 
         return
     if item is None:
         raise validation_error(
-            f"--repeat {repeat} needs a due to repeat from.", "Give --due-at too, e.g. --due-at 2026-04-06."
+            f"--repeat {repeat} needs a due to repeat from.",
+            f"Give --due-at too, e.g. --due-at {_next_week()}.",
         )
     if item.repeat is not None and item.due_at is not None:  # the update clears the due
         raise validation_error(

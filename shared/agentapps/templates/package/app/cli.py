@@ -1,6 +1,6 @@
 # /// script
 # requires-python = ">=3.11"
-# dependencies = ["typer>=0.29,<0.30", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
+# dependencies = ["typer>=0.29", "filelock>=3.12", "pydantic>=2.7", "tzdata; sys_platform == 'win32'"]
 # ///
 """__NAME_PY__: __DESCRIPTION_PY__
 

@@ -1,0 +1,461 @@
+"""One model of each command of an app, built once from its typed signatures: typer reads each
+signature into a command, and this reads that command's parameters (names, flags, metavars,
+defaults, help) and the signature's annotations (types, choices, a `parser=`). `describe`, the
+runner's reading of a command line and the hints it gives all read this model; the MCP input
+schemas are made from `describe`.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from types import UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin
+
+import typer
+
+from . import hints
+from .errors import AppError, ErrorCode
+
+HUMAN_FLAG = "--human"
+VERSION_FLAG = "--version"
+HELP_FLAGS = ("--help", "-h")
+
+
+class CommandTraits(NamedTuple):
+    """What an app records of each command it registers, for `describe`."""
+
+    function: Callable[..., Any]
+    mutates: bool
+    confirmation: bool
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """An argument or an option of a command."""
+
+    name: str  # the function's parameter name
+    names: tuple[str, ...]  # an option's names (`--tag`); none for an argument
+    metavar: str  # TAG, ID...: how a hint writes its value
+    takes_value: bool  # False for a flag
+    repeatable: bool  # an option given many times, an argument taking many words
+    required: bool
+    help: str
+    type: str  # describe's type: string, integer, number, boolean, path, flag
+    choices: list[str] | None
+    default: Any  # as describe reports it
+    param: Any  # typer's own parameter, which converts a value as typer does
+
+    @property
+    def option(self) -> str:
+        """An option by its longest name (`--status`, not `-s`)."""
+        return max(self.names, key=len)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    summary: str
+    mutates: bool
+    confirmation: bool
+    arguments: tuple[Parameter, ...]
+    options: tuple[Parameter, ...]  # --human last, as every command has it
+    command: Any  # typer's command: its help text, its call
+
+    def named(self, option: str) -> Parameter | None:
+        return next((each for each in self.options if option in each.names), None)
+
+
+@dataclass(frozen=True)
+class AppModel:
+    group: Any  # the app as typer makes it: its help text
+    options: tuple[Parameter, ...]  # the app's own, before the command (--human, --version)
+    commands: dict[str, Command]
+
+
+def app_model(group: Any, traits: Mapping[str, CommandTraits]) -> AppModel:
+    """`group` is the app's command as typer makes it; `traits` what the app recorded of each."""
+    options = tuple(_parameter(param, bool) for param in group.params)
+    return AppModel(group, options, command_models(group, traits))
+
+
+def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str, Command]:
+    """Every command of the app, in the order it was registered."""
+    models: dict[str, Command] = {}
+    for name, command in group.commands.items():
+        trait = traits[name]
+        annotations = typing.get_type_hints(trait.function, include_extras=True)
+        parameters = [_parameter(param, annotations.get(param.name, str)) for param in command.params]
+        models[name] = Command(
+            name=name,
+            # The docstring's first paragraph, one line: its first line alone may stop mid-sentence.
+            summary=" ".join((command.help or "").strip().split("\n\n", 1)[0].split()),
+            mutates=trait.mutates,
+            confirmation=trait.confirmation,
+            arguments=tuple(each for each in parameters if not each.names),
+            options=tuple(each for each in parameters if each.names),
+            command=command,
+        )
+    return models
+
+
+def _parameter(param: Any, annotation: Any) -> Parameter:
+    is_option = param.param_type_name == "option"
+    flag = is_option and bool(param.is_flag)
+    return Parameter(
+        name=param.name,
+        names=tuple(param.opts) if is_option else (),
+        metavar=str(param.metavar or param.name.upper()),
+        takes_value=not flag,
+        repeatable=bool(param.multiple) if is_option else param.nargs == -1,
+        required=bool(param.required),
+        help=getattr(param, "help", None) or "",
+        type="flag" if flag else _type_name(annotation),
+        choices=_choices(annotation),
+        default=_default(param.default),
+        param=param,
+    )
+
+
+def _base_type(annotation: Any) -> Any:
+    """The parameter's Python type without Annotated, Optional or list around it."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (list, Union, UnionType):
+            annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
+        else:
+            return annotation
+
+
+def _parser(annotation: Any) -> Any:
+    """The typer `parser=` given in the annotation's metadata, if any."""
+    metadata = get_args(annotation)[1:] if get_origin(annotation) is typing.Annotated else ()
+    return next((getattr(info, "parser", None) for info in metadata if hasattr(info, "parser")), None)
+
+
+def _type_name(annotation: Any) -> str:
+    from .inputs import file_path
+
+    if _parser(annotation) is file_path:
+        return "path"
+    base = _base_type(annotation)
+    if _choices(annotation) is not None:
+        return "string"
+    return {int: "integer", float: "number", bool: "boolean"}.get(base, "string")
+
+
+def _choices(annotation: Any) -> list[str] | None:
+    """The values a parameter allows: a Literal's, or an Enum's."""
+    base = _base_type(annotation)
+    if get_origin(base) is Literal:
+        return [str(value) for value in get_args(base)]
+    if isinstance(base, type) and issubclass(base, Enum):
+        return [str(member.value) for member in base]
+    return None
+
+
+def _default(default: Any) -> Any:
+    if isinstance(default, Enum):
+        return default.value
+    if isinstance(default, list | tuple):
+        return list(default) or None
+    return default if isinstance(default, str | int | float | bool) else None
+
+
+@dataclass
+class Line:
+    """What a command line gives, read against a command's (or the app's) options."""
+
+    human: bool = False  # --human, the app's or the command's
+    help: bool = False
+    version: bool = False
+    order: list[Parameter] = field(default_factory=list)  # each option as given, in order
+    values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
+    words: list[str] = field(default_factory=list)  # the words that are no options
+    dashes: int | None = None  # how many of those came before `--`, when it was given
+    typed: list[str] = field(default_factory=list)  # the options as typed, each with its value
+
+    def given(self, param: Parameter, value: str | None) -> None:
+        self.order.append(param)
+        if param.name == "help":
+            self.help = True
+        elif param.option == HUMAN_FLAG:
+            self.human = True
+        elif param.option == VERSION_FLAG:
+            self.version = True
+        if value is not None:
+            self.values.setdefault(param.name, []).append(value)
+
+
+def read_app_options(model: AppModel, args: Sequence[str], line: Line) -> list[str]:
+    """Read the app's options (before the command) into `line`; the words from the command on."""
+    return _read(args, [*model.options, _HELP], line, interspersed=False, unknown=_unknown_app_option)
+
+
+def read_command_options(model: AppModel, command: Command, words: Sequence[str]) -> Line:
+    """Read a command's options and words, refusing a line that cannot be read (an unknown
+    option, one without its value, a flag given one, an option of one value given twice)."""
+    line = Line()
+    _read(words, [*command.options, _HELP], line, interspersed=True, unknown=_unknown_option(model, command))
+    _refuse_repeated_options(line.order)
+    return line
+
+
+def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str]) -> dict[str, Any]:
+    """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
+    an argument or option missing, a value refused, words left over."""
+    values = _values(command, ctx, line)
+    count = len(command.arguments)
+    extra = [] if any(each.repeatable for each in command.arguments) else line.words[count:]
+    # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
+    # meant as a word left over: the fix moves it before `--`.
+    if extra or any(_is_an_id_option(command, line, position) for position in range(len(line.words))):
+        moved = _options_moved_before_dashes(command, words)
+        if moved is not None:
+            raise hints.options_after_dashes(command.name, *moved)
+    if extra:
+        taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
+        after_dashes = line.dashes is not None and line.dashes <= count
+        raise hints.extra_arguments(command.name, taken, extra, line.typed, after_dashes)
+    return values
+
+
+def _is_an_id_option(command: Command, line: Line, position: int) -> bool:
+    """Whether the word at `position` among the words was typed after `--`, names an option of
+    the command, and would be read as an id."""
+    word = line.words[position]
+    if line.dashes is None or position < line.dashes or command.named(word.split("=", 1)[0]) is None:
+        return False
+    for index, argument in enumerate(command.arguments):
+        if argument.repeatable or index == position:
+            return argument.metavar.startswith("ID")
+    return False
+
+
+def _raw(reading: Line, index: int) -> str | None:
+    return reading.words[index] if index < len(reading.words) else None
+
+
+def _read(
+    words: Sequence[str],
+    options: Sequence[Parameter],
+    line: Line,
+    *,
+    interspersed: bool,
+    unknown: Callable[[Sequence[str], int, str], AppError],
+) -> list[str]:
+    """Read the options from `words` into `line` as typer reads them: `--name value`,
+    `--name=value`, `-h`; `--` ends the options, and so does the first other word unless options
+    may come after words (`interspersed`: a command's). Returns the words not read."""
+    names = {name: param for param in options for name in param.names}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            if not interspersed:
+                return list(words[index + 1 :])
+            line.dashes = len(line.words)
+            line.words.extend(words[index + 1 :])
+            return []
+        if word[:1] != "-" or len(word) == 1:
+            if not interspersed:
+                return list(words[index:])
+            line.words.append(word)
+            index += 1
+            continue
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            param = names.get(name)
+            if param is None:
+                raise unknown(words, index, name)
+            index = _take(param, name, value if equals else None, words, index, line)
+            continue
+        for position in range(1, len(word)):  # short options, several in a word as `-hv`
+            name = "-" + word[position]
+            param = names.get(name)
+            if param is None:
+                raise unknown(words, index, name)
+            if param.takes_value:
+                index = _take(param, name, word[position + 1 :] or None, words, index, line)
+                break
+            line.given(param, None)
+        else:
+            index += 1
+    return []
+
+
+def _take(
+    param: Parameter, name: str, value: str | None, words: Sequence[str], index: int, line: Line
+) -> int:
+    """Read one option at `words[index]` (its value given after `=` or in the same word, or else
+    the next word) and return the index of the next word to read."""
+    if not param.takes_value:
+        if value is not None:
+            if param is _HELP:
+                raise AppError(
+                    ErrorCode.USAGE_ERROR,
+                    f"Option '{name}' does not take a value.",
+                    "Run the command with --help to see its arguments and options.",
+                )
+            raise hints.flag_with_value(name)
+        line.given(param, None)
+        line.typed.extend([words[index]] if param is not _HELP else [])
+        return index + 1
+    if value is not None:
+        line.given(param, value)
+        line.typed.append(words[index])
+        return index + 1
+    # `--tag --` and `--tag -` give no tag: `--` ends the options and `-` is a path's stdin.
+    if (
+        index + 1 >= len(words)
+        or words[index + 1] == "--"
+        or (words[index + 1] == "-" and param.type != "path")
+    ):
+        raise hints.missing_value(name, param.metavar, param.help, param.choices)
+    line.given(param, words[index + 1])
+    line.typed.extend(words[index : index + 2])
+    return index + 2
+
+
+def _refuse_repeated_options(order: Sequence[Parameter]) -> None:
+    """An option that takes one value, given twice, is refused (typer would keep the last)."""
+    seen: set[str] = set()
+    for param in order:
+        if param.takes_value and not param.repeatable:
+            if param.name in seen:
+                raise hints.repeated_option(param.option)
+            seen.add(param.name)
+
+
+def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
+    """Each parameter's value, converted by typer, in typer's order: the options as first given,
+    then the arguments, then the options not given; the first refusal is the answer."""
+    words = iter(line.words)
+    raw: dict[str, Any] = {}
+    for param in command.arguments:
+        raw[param.name] = tuple(words) if param.repeatable else next(words, None)
+    for param in command.options:
+        if param.name in line.values:
+            raw[param.name] = line.values[param.name] if param.repeatable else line.values[param.name][0]
+        elif param in line.order:
+            raw[param.name] = True
+    first_given = list(dict.fromkeys(each.name for each in line.order if each is not _HELP))
+    order = [*first_given, *(each.name for each in command.arguments)]
+    params = {each.name: each for each in (*command.arguments, *command.options)}
+    values: dict[str, Any] = {}
+    for name in [*order, *(name for name in params if name not in order)]:
+        param = params[name]
+        value = raw.get(name)
+        if value is None or value == ():  # not given: its default
+            value = param.param.get_default(ctx)
+        if param.required and (value is None or value == ()):
+            raise _missing(command, param)
+        try:
+            values[name] = param.param.process_value(ctx, value)
+        except typer.BadParameter as error:
+            raise _bad_value(command, param, raw.get(name), error) from None
+    return values
+
+
+def _missing(command: Command, param: Parameter) -> AppError:
+    if param.names:
+        return hints.missing_option(command.name, param.option, param.metavar, param.help)
+    arguments = [each.metavar for each in command.arguments]
+    return hints.missing_argument(command.name, param.metavar, arguments, param.help)
+
+
+def _bad_value(command: Command, param: Parameter, given: object, error: typer.BadParameter) -> AppError:
+    option = param.option if param.names else param.metavar
+    if param.choices:
+        return hints.bad_choice(option, given if isinstance(given, str) else "", param.choices, command.name)
+    return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
+
+
+def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError:
+    word = words[index]
+    return hints.unknown_option(
+        None, word if word.startswith(name) else name, [HUMAN_FLAG, VERSION_FLAG], False, [VERSION_FLAG]
+    )
+
+
+def _unknown_option(model: AppModel, command: Command) -> Callable[[Sequence[str], int, str], AppError]:
+    def refusal(words: Sequence[str], index: int, name: str) -> AppError:
+        word = words[index]
+        at_word = word.startswith(name)
+        return hints.unknown_option(
+            command.name,
+            word if at_word else name,
+            [each.option for each in command.options],
+            bool(command.arguments),
+            app_options=[VERSION_FLAG],
+            elsewhere={
+                other.name: [each.option for each in other.options]
+                for other in model.commands.values()
+                if other is not command
+            },
+            fixed=_with_dashes(command, words, index) if at_word else [],
+        )
+
+    return refusal
+
+
+def _with_dashes(command: Command, words: Sequence[str], index: int) -> list[str]:
+    """The call's words with `--` before the value at `words[index]` that starts with a dash:
+    the options typed after it (each with its value) move before `--`, every other word keeps its
+    place and its order, and a help flag is left out (the call is the one meant, not its help)."""
+    options: list[str] = []
+    values: list[str] = []
+    after = list(words[index + 1 :])
+    position = 0
+    while position < len(after):
+        word = after[position]
+        param = command.named(word.split("=", 1)[0])
+        if word == "--":
+            values.extend(after[position + 1 :])
+            break
+        if param is not None:
+            options.append(word)
+            if param.takes_value and "=" not in word and position + 1 < len(after):
+                position += 1
+                options.append(after[position])
+        elif word not in HELP_FLAGS:
+            values.append(word)
+        position += 1
+    before = [word for word in words[:index] if word not in HELP_FLAGS]
+    return [*before, *options, "--", words[index], *values]
+
+
+def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
+    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
+    if "--" not in args:
+        return None
+    cut = list(args).index("--")
+    moved: list[str] = []
+    named: list[str] = []
+    kept: list[str] = []
+    after = list(args[cut + 1 :])
+    index = 0
+    while index < len(after):
+        word = after[index]
+        param = command.named(word.split("=", 1)[0])
+        if param is not None:
+            named.append(word.split("=", 1)[0])
+            moved.append(word)
+            if param.takes_value and "=" not in word and index + 1 < len(after):
+                index += 1
+                moved.append(after[index])
+        else:
+            kept.append(word)
+        index += 1
+    if not named:
+        return None
+    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
+
+
+# --help and -h, read as any flag; typer adds them to every help text itself.
+_HELP = Parameter("help", HELP_FLAGS, "", False, False, False, "", "flag", None, False, None)
