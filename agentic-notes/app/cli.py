@@ -31,7 +31,7 @@ from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
+from agentic_kit import backup, runner
 from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
@@ -42,7 +42,17 @@ from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from notes import inputs, operations
-from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit, TagCount
+from notes.envelopes import ENVELOPES
+from notes.models import (
+    BODY_MAX_BYTES,
+    ID_PREFIX,
+    Note,
+    NotesState,
+    NoteSummary,
+    SearchHit,
+    TagCount,
+    note_problem,
+)
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_NOTES_STATE_FILE"
@@ -54,6 +64,7 @@ app = runner.new_app(
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
     item_models=(NoteSummary,),  # what every write prints: the note as list shows it, no body
+    envelopes=ENVELOPES,  # export, import
     summary={"id": "{}", "title": "{}", "dueAt": "due {}", "tags": "#{}"},  # list --tag filters by tags
 )
 
@@ -295,6 +306,27 @@ def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
 def tags() -> Payload:
     """Every tag in use with how many notes carry it: most used first, then by name."""
     return list_payload(operations.tag_counts(store().load()))
+
+
+@app.command()
+def export() -> Payload:
+    """Print every note whole, for `import`."""
+    state = store().load()
+    return backup.export_payload(state, state.notes)
+
+
+@app.command("import", mutates=True)
+def import_notes(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Restore an export: same ids if empty, else new ones; all or none."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, Note.model_validate, NotesState.SCHEMA_VERSION, note_problem)
+    with store().transaction() as state:
+        return backup.import_items(state, state.notes, read, id_prefix=ID_PREFIX, noun="notes")
 
 
 if __name__ == "__main__":

@@ -33,18 +33,19 @@ from typing import Annotated
 
 import typer
 
-from agentic_kit import runner
+from agentic_kit import backup, runner
 from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option, remove_one
 from agentic_kit.dates import format_timestamp, to_ms
 from agentic_kit.envelope import Payload, item_payload, limited_payload
 from agentic_kit.errors import validation_error
-from agentic_kit.inputs import check_bound
+from agentic_kit.inputs import check_bound, file_path
 from agentic_kit.search import check_query
 from agentic_kit.sorting import SortKey, sort_items, sort_option
 from agentic_kit.store import StateStore, resolve_state_path
 from timer import inputs, operations
-from timer.models import Status, Timer, TimerState, TimerView
+from timer.envelopes import ENVELOPES
+from timer.models import ID_PREFIX, Status, Timer, TimerState, TimerView, timer_problem
 from timer.readings import ms, view
 
 APP_DIR = Path(__file__).resolve().parent
@@ -58,6 +59,7 @@ app = runner.new_app(
     summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
     # --human reads these as durations (`elapsed  8m 23s`), not as counts of milliseconds.
     durations={"durationMs": "duration", "elapsedMs": "elapsed", "remainingMs": "remaining"},
+    envelopes=ENVELOPES,  # export, import
 )
 
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
@@ -265,6 +267,32 @@ def rename(
         partial(operations.rename_timer, label=label),
         shown=lambda timer: _view_at(timer, moment),
     )
+
+
+@app.command()
+def export() -> Payload:
+    """Print every timer whole, for `import`."""
+    state = store().load()
+    return backup.export_payload(state, state.timers)
+
+
+@app.command("import", mutates=True)
+def import_timers(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Restore an export: same ids if empty, else new ones; all or none."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, Timer.model_validate, TimerState.SCHEMA_VERSION, _timer_problem)
+    with store().transaction() as state:
+        return backup.import_items(state, state.timers, read, id_prefix=ID_PREFIX, noun="timers")
+
+
+def _timer_problem(timer: Timer) -> str | None:
+    problem = timer_problem(timer)
+    return None if problem is None else f"the timer {problem}"
 
 
 if __name__ == "__main__":

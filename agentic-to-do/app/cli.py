@@ -32,21 +32,21 @@ from typing import Annotated
 
 import typer
 
-from agentic_kit import excerpts, runner, zones
+from agentic_kit import backup, excerpts, runner, zones
 from agentic_kit.batch import answer, change_each, checked_ids, find_all, remove_each
 from agentic_kit.clock import Moment, now
 from agentic_kit.commands import Confirm, change_one, limit_option
 from agentic_kit.envelope import Payload, item_payload, limited_payload, list_payload
 from agentic_kit.errors import confirmation_required, validation_error
-from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path, read_text_source
+from agentic_kit.inputs import check_after_bound, check_bound, check_due, file_path
 from agentic_kit.search import check_query
 from agentic_kit.sorting import SortKey, sort_items, sort_option
-from agentic_kit.store import MAX_STATE_BYTES, StateStore, resolve_state_path
+from agentic_kit.store import StateStore, resolve_state_path
 from agentic_kit.tags import normalise_tags
 from agentic_kit.text import quoted
-from todo import inputs, operations, transfer
+from todo import inputs, operations
 from todo.envelopes import ENVELOPES
-from todo.models import Priority, Status, TodoItem, TodoState
+from todo.models import ID_PREFIX, Priority, Status, TodoItem, TodoState, item_problem
 
 APP_DIR = Path(__file__).resolve().parent
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
@@ -387,8 +387,7 @@ def purge(
 def export() -> Payload:
     """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
     state = store().load()
-    # nextId: so that an import into an empty list restores the ids exactly.
-    return {"schemaVersion": TodoState.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(state.items)}
+    return backup.export_payload(state, state.items)
 
 
 @app.command("import", mutates=True)
@@ -398,19 +397,14 @@ def import_items(
         typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
     ],
 ) -> Payload:
-    """Restore an export into an empty list (same ids), or add its items with new ids; all or
-    none. The answer is bounded: the count and at most 100 of the old → new ids."""
-    text = read_text_source("--file", file, max_bytes=MAX_STATE_BYTES)
-    moment = Moment()
+    """Restore an export into an empty list (same ids), or add it with new ids; all or none.
+    Answers the count and at most 100 old → new ids."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, TodoItem.model_validate, TodoState.SCHEMA_VERSION, item_problem)
     with store().transaction() as state:
-        # Timestamps after the clock are refused: the clock is read under the lock (clock.Moment).
-        items, next_id = transfer.parse_export("--file", text, moment.stamp())
-        mapping, restored = transfer.import_items(state, items, next_id)
-    shown = dict(list(mapping.items())[: transfer.IDS_SHOWN])
-    answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
-    if len(shown) < len(mapping):
-        answer["idsOmitted"] = len(mapping) - len(shown)
-    return answer
+        return backup.import_items(
+            state, state.items, read, id_prefix=ID_PREFIX, noun="list", list_call="list --status all"
+        )
 
 
 if __name__ == "__main__":
