@@ -326,7 +326,7 @@ def import_notes(
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
     read = backup.read_export("--file", file, Note.model_validate, NotesState.SCHEMA_VERSION, note_problem)
     with store().transaction() as state:
-        return backup.import_items(state, state.notes, read, id_prefix=ID_PREFIX, noun="notes")
+        return backup.import_items(state, state.notes, read, id_prefix=ID_PREFIX, kind="notes")
 
 
 if __name__ == "__main__":

@@ -287,7 +287,7 @@ def import_timers(
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
     read = backup.read_export("--file", file, Timer.model_validate, TimerState.SCHEMA_VERSION, _timer_problem)
     with store().transaction() as state:
-        return backup.import_items(state, state.timers, read, id_prefix=ID_PREFIX, noun="timers")
+        return backup.import_items(state, state.timers, read, id_prefix=ID_PREFIX, kind="timers")
 
 
 def _timer_problem(timer: Timer) -> str | None:

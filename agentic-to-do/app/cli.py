@@ -403,7 +403,13 @@ def import_items(
     read = backup.read_export("--file", file, TodoItem.model_validate, TodoState.SCHEMA_VERSION, item_problem)
     with store().transaction() as state:
         return backup.import_items(
-            state, state.items, read, id_prefix=ID_PREFIX, noun="list", list_call="list --status all"
+            state,
+            state.items,
+            read,
+            id_prefix=ID_PREFIX,
+            kind="items",
+            place="the list",
+            list_call="list --status all",
         )
 
 

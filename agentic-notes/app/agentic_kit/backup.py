@@ -202,15 +202,16 @@ def import_items(
     export: Export[ItemT],
     *,
     id_prefix: str,
-    noun: str,
+    kind: str,
+    place: str = "this state",
     list_call: str = "list",
 ) -> Payload:
     """Restore the export's items into an empty state (`kept`, the state's list of them) with
     their ids and nextId, or add them at the end with new ids; the bounded answer. Items already
-    in the state are a CONFLICT that adds nothing (`noun` names the state's list in the message,
-    `list_call` the call that shows them all)."""
+    in the state are a CONFLICT that adds nothing (the message names them as `kind`, the state as
+    `place`; its hint names `list_call`, the call that shows them all)."""
     items = export.items
-    _refuse_items_already_here(kept, items, noun, list_call)
+    _refuse_items_already_here(kept, items, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
     # Restored only where the ids can stay: in order, and within what the counter can hand out.
     restored = not kept and restored_next <= MAX_ID + 1 and not any(id_problems(items, restored_next))
@@ -237,7 +238,7 @@ def _restored_next_id(items: Sequence[BackupItem], next_id: int | None, current:
 
 
 def _refuse_items_already_here(
-    kept: Sequence[BackupItem], items: Sequence[BackupItem], noun: str, list_call: str
+    kept: Sequence[BackupItem], items: Sequence[BackupItem], kind: str, place: str, list_call: str
 ) -> None:
     if not kept:
         return
@@ -252,7 +253,7 @@ def _refuse_items_already_here(
         shown = ", ".join(f"{old} as {new}" for old, new in here[:5]) + (", …" if len(here) > 5 else "")
         raise AppError(
             ErrorCode.CONFLICT,
-            f"{len(here)} of the export's {len(items)} items are already in the {noun} ({shown}); "
+            f"{len(here)} of the export's {len(items)} {kind} are already in {place} ({shown}); "
             "importing them again would add them twice.",
             f"Nothing was imported: this export, or part of it, is already here (see `{list_call}`).",
         )
