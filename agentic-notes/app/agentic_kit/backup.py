@@ -15,7 +15,7 @@ never waits on the parse:
 - an item with a field this version does not know, or a value that breaks a field's rule or
   contradicts another: refused, naming the item;
 - two items with the same id: refused;
-- no items: accepted, and nothing changes.
+- no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
 
 Timestamps after the clock are kept as exported: a clock that stepped back must not stop anyone
 restoring their own backup, and a later change of such an item is recorded at its last change
@@ -31,7 +31,9 @@ An item already in the state is a CONFLICT that adds nothing: one equal in every
 there (the same item, changed since the export). Import never adds an item twice.
 
 Memory: each item's parsed JSON is let go as soon as its model is made, and the key check keeps no
-copy of the document, so an import costs about what any change of the state it makes costs.
+copy of the document, so reading an export peaks near what its items' models keep, and an import
+costs no more than any change of the state it makes (a 100,000-item to-do import: 237 MB, where an
+`add` to that state takes 306 MB; it took 316 MB before).
 """
 
 from __future__ import annotations
@@ -109,9 +111,25 @@ def read_export(
     """The export a file (or stdin, "-") holds, each item made by `validate` (the item model's
     model_validate) and checked as the state checks it (`item_problem` says what ties its fields
     together); VALIDATION_ERROR otherwise."""
-    text = read_text_source(option, source, max_bytes=MAX_STATE_BYTES)
+    return parse_export(
+        option,
+        read_text_source(option, source, max_bytes=MAX_STATE_BYTES),
+        validate,
+        schema_version,
+        item_problem,
+    )
+
+
+def parse_export(
+    option: str,
+    text: str,
+    validate: Callable[[Any], ItemT],
+    schema_version: int,
+    item_problem: Callable[[ItemT], str | None],
+) -> Export[ItemT]:
+    """The export `text` holds, checked as `read_export` says."""
     document = _document(option, text)
-    del text  # the items' models replace it
+    del text  # the items' models replace it (when the caller lets it go too)
     if (
         not isinstance(document, dict)
         or type(document.get("schemaVersion")) is not int
