@@ -31,6 +31,7 @@ from agentic_kit import (
     Moment,
     Payload,
     SortKey,
+    backup,
     change_one,
     check_after_bound,
     check_bound,
@@ -51,7 +52,17 @@ from agentic_kit import (
     validation_error,
 )
 from notes import inputs, operations
-from notes.models import BODY_MAX_BYTES, Note, NotesState, NoteSummary, SearchHit, TagCount
+from notes.envelopes import ENVELOPES
+from notes.models import (
+    BODY_MAX_BYTES,
+    ID_PREFIX,
+    Note,
+    NotesState,
+    NoteSummary,
+    SearchHit,
+    TagCount,
+    note_problem,
+)
 
 app = new_app(
     "Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.",
@@ -62,6 +73,7 @@ app = new_app(
     entity_name="note",  # schemas/note.schema.json
     list_items=(NoteSummary, SearchHit, TagCount),  # what list/due, search and tags print
     item_models=(NoteSummary,),  # what every write prints: the note as list shows it, no body
+    envelopes=ENVELOPES,  # export, import
     summary={"id": "{}", "title": "{}", "dueAt": "due {}", "tags": "#{}"},  # list --tag filters by tags
 )
 
@@ -299,6 +311,27 @@ def remove(note_id: NoteId, confirm: Confirm = False) -> Payload:
 def tags() -> Payload:
     """Every tag in use with how many notes carry it: most used first, then by name."""
     return list_payload(operations.tag_counts(app.store().load()))
+
+
+@app.command()
+def export() -> Payload:
+    """Print every note whole, for `import`."""
+    state = app.store().load()
+    return backup.export_payload(state, state.notes)
+
+
+@app.command("import", mutates=True)
+def import_notes(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Restore an export: same ids if empty, else new ones; all or none."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, Note.model_validate, NotesState.SCHEMA_VERSION, note_problem)
+    with app.store().transaction() as state:
+        return backup.import_items(state, state.notes, read, id_prefix=ID_PREFIX, kind="notes")
 
 
 app.prepare()  # built once here: a warm process, which runs this body once, holds it

@@ -32,9 +32,11 @@ from agentic_kit import (
     Moment,
     Payload,
     SortKey,
+    backup,
     change_one,
     check_bound,
     check_query,
+    file_path,
     format_timestamp,
     item_payload,
     limit_option,
@@ -48,7 +50,8 @@ from agentic_kit import (
     validation_error,
 )
 from timer import inputs, operations
-from timer.models import Status, Timer, TimerState, TimerView
+from timer.envelopes import ENVELOPES
+from timer.models import ID_PREFIX, Status, Timer, TimerState, TimerView, timer_problem
 from timer.readings import ms, view
 
 app = new_app(
@@ -61,6 +64,7 @@ app = new_app(
     summary={"id": "{}", "status": "[{}]", "kind": "[{}]", "label": "{}", "dueAt": "due {}"},
     # --human reads these as durations (`elapsed  8m 23s`), not as counts of milliseconds.
     durations={"durationMs": "duration", "elapsedMs": "elapsed", "remainingMs": "remaining"},
+    envelopes=ENVELOPES,  # export, import
 )
 
 TimerId = Annotated[str, typer.Argument(metavar="ID", help="An id such as tm_0001.")]
@@ -261,6 +265,32 @@ def rename(
         partial(operations.rename_timer, label=label),
         shown=lambda timer: _view_at(timer, moment),
     )
+
+
+@app.command()
+def export() -> Payload:
+    """Print every timer whole, for `import`."""
+    state = app.store().load()
+    return backup.export_payload(state, state.timers)
+
+
+@app.command("import", mutates=True)
+def import_timers(
+    file: Annotated[
+        str,
+        typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
+    ],
+) -> Payload:
+    """Restore an export: same ids if empty, else new ones; all or none."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, Timer.model_validate, TimerState.SCHEMA_VERSION, _timer_problem)
+    with app.store().transaction() as state:
+        return backup.import_items(state, state.timers, read, id_prefix=ID_PREFIX, kind="timers")
+
+
+def _timer_problem(timer: Timer) -> str | None:
+    problem = timer_problem(timer)
+    return None if problem is None else f"the timer {problem}"
 
 
 app.prepare()  # built once here: a warm process, which runs this body once, holds it

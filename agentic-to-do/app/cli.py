@@ -28,10 +28,10 @@ from typing import Annotated, Literal
 import typer
 
 from agentic_kit import (
-    MAX_STATE_BYTES,
     Confirm,
     Moment,
     Payload,
+    backup,
     batch,
     change_one,
     check_after_bound,
@@ -49,14 +49,13 @@ from agentic_kit import (
     normalise_tags,
     now,
     quoted,
-    read_text_source,
     sorting,
     validation_error,
     zones,
 )
-from todo import inputs, operations, transfer
+from todo import inputs, operations
 from todo.envelopes import ENVELOPES
-from todo.models import Priority, Status, TodoItem, TodoState
+from todo.models import ID_PREFIX, Priority, Status, TodoItem, TodoState, item_problem
 
 app = new_app(
     "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
@@ -369,8 +368,7 @@ def purge(
 def export() -> Payload:
     """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
     state = app.store().load()
-    # nextId: so that an import into an empty list restores the ids exactly.
-    return {"schemaVersion": TodoState.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(state.items)}
+    return backup.export_payload(state, state.items)
 
 
 @app.command("import", mutates=True)
@@ -380,19 +378,20 @@ def import_items(
         typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
     ],
 ) -> Payload:
-    """Restore an export into an empty list (same ids), or add its items with new ids; all or
-    none. The answer is bounded: the count and at most 100 of the old → new ids."""
-    text = read_text_source("--file", file, max_bytes=MAX_STATE_BYTES)
-    moment = Moment()
+    """Restore an export into an empty list (same ids), or add it with new ids; all or none.
+    Answers the count and at most 100 old → new ids."""
+    # Read and checked before the lock: a writer queued behind it never waits on the parse.
+    read = backup.read_export("--file", file, TodoItem.model_validate, TodoState.SCHEMA_VERSION, item_problem)
     with app.store().transaction() as state:
-        # Timestamps after the clock are refused: the clock is read under the lock (clock.Moment).
-        items, next_id = transfer.parse_export("--file", text, moment.stamp())
-        mapping, restored = transfer.import_items(state, items, next_id)
-    shown = dict(list(mapping.items())[: transfer.IDS_SHOWN])
-    answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
-    if len(shown) < len(mapping):
-        answer["idsOmitted"] = len(mapping) - len(shown)
-    return answer
+        return backup.import_items(
+            state,
+            state.items,
+            read,
+            id_prefix=ID_PREFIX,
+            kind="items",
+            place="the list",
+            list_call="list --status all",
+        )
 
 
 app.prepare()  # built once here: a warm process, which runs this body once, holds it

@@ -205,7 +205,8 @@ def test_what_an_answer_adds_beside_its_items_is_shown_too(todo: AppRunner, tmp_
     backup = tmp_path / "export.json"
     backup.write_text(exported.stdout)
     other = AppRunner(todo.package.root, tmp_path / "other-state")  # a list with an item: new ids
-    assert other.run("add", "already there", env=NOW).ok
+    # Made a minute later: an item with the id and createdAt of one in the export would be that item.
+    assert other.run("add", "already there", env={"AGENTIC_NOW": "2026-04-01T00:01:00Z"}).ok
     imported = other.run_human("import", "--file", str(backup), env=NOW).stdout
     assert imported.endswith("\n\nids:\n" + "".join(f"td_000{n} → td_{n + 1:04d}\n" for n in range(1, 6)))
 

@@ -89,18 +89,24 @@ class NotesState(VersionedState):
     def problems(self) -> Iterator[str]:
         yield from super().problems()
         for note in self.notes:
-            problem = next(tag_problems(note.id, note.tags), None)
+            problem = note_problem(note)
             if problem is not None:
                 yield problem
                 return
-            # Timestamps of the stored form compare as text in the order of their instants.
-            if note.updated_at < note.created_at:
-                yield f"{note.id} has moments out of order (updatedAt before createdAt)"
-                return
-            if "\x00" in note.body:  # no argument can carry a NUL, and a body file with one is refused
-                yield f"the body of {note.id} holds a NUL character, which no note's body may hold"
-                return
-            # Four bytes a character at most: only a long body needs encoding to be measured.
-            if len(note.body) * 4 > BODY_MAX_BYTES and len(note.body.encode()) > BODY_MAX_BYTES:
-                yield f"the body of {note.id} is over {BODY_MAX_BYTES} bytes"
-                return
+
+
+def note_problem(note: Note) -> str | None:
+    """What one note breaks that its fields' rules cannot say; None when it keeps it all. The
+    state checks it for each note; import for each note it reads."""
+    problem = next(tag_problems(note.id, note.tags), None)
+    if problem is not None:
+        return problem
+    # Timestamps of the stored form compare as text in the order of their instants.
+    if note.updated_at < note.created_at:
+        return f"{note.id} has moments out of order (updatedAt before createdAt)"
+    if "\x00" in note.body:  # no argument can carry a NUL, and a body file with one is refused
+        return f"the body of {note.id} holds a NUL character, which no note's body may hold"
+    # Four bytes a character at most: only a long body needs encoding to be measured.
+    if len(note.body) * 4 > BODY_MAX_BYTES and len(note.body.encode()) > BODY_MAX_BYTES:
+        return f"the body of {note.id} is over {BODY_MAX_BYTES} bytes"
+    return None

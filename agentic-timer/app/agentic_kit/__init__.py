@@ -58,6 +58,7 @@ _HOMES = {
 }
 
 if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getattr__ loads them
+    from . import backup as backup  # the modules an entry script uses as a namespace (backup.read_export)
     from . import batch as batch  # the modules an entry script uses as a namespace (batch.answer)
     from . import excerpts as excerpts
     from . import sorting as sorting

@@ -104,13 +104,13 @@ class TimerState(VersionedState):
                 or (paused_at or stopped_at or updated_at) != updated_at
                 or not timer.started_at <= updated_at
             ):
-                problem = _timer_problem(timer)
+                problem = timer_problem(timer)
                 if problem is not None:
                     yield f"timer {timer.id} {problem}"
                     return
 
 
-def _timer_problem(timer: Timer) -> str | None:
+def timer_problem(timer: Timer) -> str | None:
     """What contradicts itself in a timer. Timestamps of the stored form compare as text in the
     order of their instants, so only a timer with pauses needs any arithmetic."""
     if (timer.kind == "countdown") != (timer.duration_ms is not None):

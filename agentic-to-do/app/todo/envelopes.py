@@ -4,11 +4,12 @@ the next item of a repeating one, and what `export` and `import` answer. schemas
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
 
+from agentic_kit.backup import Imported
 from agentic_kit.ids import id_pattern
 
 from .models import ID_PREFIX, TodoItem
@@ -49,20 +50,6 @@ class Export(TypedDict):
     nextId: int  # the id counter, so an import into an empty list restores the ids exactly
     count: int
     items: list[TodoItem]
-
-
-class Imported(TypedDict):
-    """`import`, bounded whatever the export's size: `count` items imported; `restored` when they
-    kept their ids (an empty list), else `ids`, at most 100 exported ids each to its new one, and
-    `idsOmitted`, how many more there were."""
-
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
-    ok: Literal[True]
-    command: str
-    count: int
-    restored: bool
-    ids: dict[str, str]
-    idsOmitted: NotRequired[int]
 
 
 ENVELOPES = (CompletedWithNext, CompletedManyWithNext, Export, Imported)
