@@ -84,5 +84,6 @@ def remove(entry_id: EntryId, confirm: Confirm = False) -> Payload:
     )
 
 
+app.prepare()  # built once here: a warm process, which runs this body once, holds it
 if __name__ == "__main__":
     app.main()
