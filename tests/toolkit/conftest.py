@@ -67,7 +67,8 @@ def recording(runtime: Runtime, steps: list[StepOutcome]) -> Runtime:
 
     def run(root: Path, args: list[str], stdin: str, overrides: dict[str, str]) -> Invocation:
         invocation = runtime(root, args, stdin, overrides)
-        state = overrides["AGENTIC_STATE_DIR"]
+        # A suite-level scenario's state folder, or the state file a seed-level one names.
+        state = overrides.get("AGENTIC_STATE_DIR") or overrides.get("AGENTIC_TODO_STATE_FILE") or "\0"
         steps.append(
             (
                 invocation.exit_status,

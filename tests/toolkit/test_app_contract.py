@@ -84,7 +84,11 @@ def test_an_entry_script_without_a_kit_app_is_refused_by_sync_and_changes_nothin
     package = _new(tmp_path)
     _edit(package / "app" / "cli.py", "\napp = new_app(", "\nmain_app = new_app(")
     (package / "app" / "cli.py").write_text(
-        (package / "app" / "cli.py").read_text().replace("@app.", "@main_app.").replace(" app.", " main_app.")
+        (package / "app" / "cli.py")
+        .read_text()
+        .replace("@app.", "@main_app.")
+        .replace(" app.", " main_app.")
+        .replace("\napp.", "\nmain_app.")
     )
     before = sorted((package / "schemas").iterdir())
     status, envelope = _sync(package)

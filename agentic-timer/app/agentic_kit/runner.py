@@ -337,7 +337,6 @@ def _occupy_closed_standard_streams() -> None:
                     os.close(opened)
 
 
-@functools.cache
 def _model(app: AgenticApp) -> AppModel:
     """The app's model, built once per set of commands: a warm runtime or a test runs it many
     times, and a command registered later is seen (the key is how many there are)."""
