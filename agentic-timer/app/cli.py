@@ -285,7 +285,10 @@ def import_timers(
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
     read = backup.read_export("--file", file, Timer.model_validate, TimerState.SCHEMA_VERSION, _timer_problem)
     with app.store().transaction() as state:
-        return backup.import_items(state, state.timers, read, id_prefix=ID_PREFIX, kind="timers")
+        # `list` alone hides stopped timers: the hint names the call that shows every one.
+        return backup.import_items(
+            state, state.timers, read, id_prefix=ID_PREFIX, kind="timers", list_call="list --status all"
+        )
 
 
 def _timer_problem(timer: Timer) -> str | None:

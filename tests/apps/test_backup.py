@@ -83,6 +83,20 @@ def test_an_export_restored_into_an_empty_state_is_the_same_state(
     assert state_bytes(copy, facts) == state_bytes(app.state_dir, facts)
 
 
+def test_an_export_listed_out_of_id_order_is_restored_with_its_ids(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """Found from outside: an export whose items were reversed was renumbered into an empty state,
+    two items trading ids. The ids stay; the state keeps them in id order, as it made them."""
+    app: AppRunner = app_runner(facts.package)
+    exported = lived_a_day(app, facts.package)
+    reversed_export = {**exported, "items": exported["items"][::-1]}
+    in_copy = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "copy")}
+    imported = app.run("import", "--file", "-", stdin=json.dumps(reversed_export), env=in_copy)
+    assert (imported.exit_status, imported.envelope["restored"], imported.envelope["ids"]) == (0, True, {})
+    assert state_bytes(tmp_path / "copy", facts) == state_bytes(app.state_dir, facts)
+
+
 def test_importing_ones_own_export_again_after_a_change_adds_nothing(
     facts: AppFacts, app_runner: Any
 ) -> None:

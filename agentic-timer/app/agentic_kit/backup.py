@@ -231,11 +231,14 @@ def import_items(
     items = export.items
     _refuse_items_already_here(kept, items, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
-    # Restored only where the ids can stay: in order, and within what the counter can hand out.
-    restored = not kept and restored_next <= MAX_ID + 1 and not any(id_problems(items, restored_next))
+    # Restored only where the ids can stay: each once, and within what the counter can hand out.
+    # A state keeps its items in id order (the order they were made): an export listed in
+    # another order is restored in that one, its ids unchanged.
+    in_id_order = sorted(items, key=_id_number) if not kept else items
+    restored = not kept and restored_next <= MAX_ID + 1 and not any(id_problems(in_id_order, restored_next))
     mapping: dict[str, str] = {}
     if restored:
-        kept.extend(items)
+        kept.extend(in_id_order)
         state.next_id = restored_next
     else:
         for item in items:
@@ -249,9 +252,13 @@ def import_items(
     return answer
 
 
+def _id_number(item: BackupItem) -> int:
+    return int(item.id.rpartition("_")[2])
+
+
 def _restored_next_id(items: Sequence[BackupItem], next_id: int | None, current: int) -> int:
     """The counter after a restore: past every restored id and never below the state's own."""
-    highest = max((int(item.id.rpartition("_")[2]) for item in items), default=0)
+    highest = max((_id_number(item) for item in items), default=0)
     return max(current, highest + 1, next_id or 0)
 
 
