@@ -194,3 +194,19 @@ def test_the_example_due_of_a_hint_comes_after_the_clock(todo: AppRunner) -> Non
     assert example.group(1) > "2031-05-20"
     added = todo.run("add", "x", "--repeat", "weekly", "--due-at", example.group(1), env=later)
     assert (added.item["dueAt"], added.item["repeat"]) == (example.group(1), "weekly")
+
+
+@pytest.mark.parametrize("spelling", [["--priority", "urgent"], ["--priority=urgent"]])
+def test_a_value_not_among_the_choices_hints_the_same_call_with_one(
+    todo: AppRunner, spelling: list[str]
+) -> None:
+    """Found from outside: `update td_0001 --priority urgent` hinted `update --priority high`,
+    which has no ID, and whose following was refused again for the missing ID."""
+    assert todo.run("add", "call plumber", env=NOW).ok
+    refused = todo.run("update", "td_0001", *spelling, "--tag", "home", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    followed = todo.run(*suggested_call(error_of(refused.envelope)["hint"]), env=NOW)
+    assert followed.ok, followed.envelope
+    item = followed.envelope["item"]
+    assert isinstance(item, dict)
+    assert (item["id"], item["priority"], item["tags"]) == ("td_0001", "high", ["home"])

@@ -100,11 +100,31 @@ def shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
-def bad_choice(option: str, value: str, choices: Sequence[str], command: str) -> AppError:
+def bad_choice(
+    option: str, value: str, choices: Sequence[str], command: str, words: Sequence[str] = ()
+) -> AppError:
+    """`words`, what was typed after the command: the example is that call with the value
+    replaced, so that it keeps the command's ID and every other option given."""
+    call = _with_value(words, option, value, choices[0]) or f"{option} {choices[0]}"
     return validation_error(
         f"{option} {quoted(value)} is not one of: {', '.join(choices)}.",
-        f"Give one of those values, such as `{command} {option} {choices[0]}`.",
+        f"Give one of those values, such as `{command} {call}`.",
     )
+
+
+def _with_value(words: Sequence[str], option: str, value: str, replacement: str) -> str | None:
+    """The words with the option's value replaced, as typed; None when it is not found there."""
+    typed = list(words)
+    for index, word in enumerate(typed):
+        if word == "--":
+            return None
+        if word == option and index + 1 < len(typed) and typed[index + 1] == value:
+            typed[index + 1] = replacement
+            return " ".join(shell_word(each) for each in typed)
+        if word == f"{option}={value}":
+            typed[index] = f"{option}={replacement}"
+            return " ".join(shell_word(each) for each in typed)
+    return None
 
 
 def bad_value(option: str, message: str, hint: str | None, command: str) -> AppError:

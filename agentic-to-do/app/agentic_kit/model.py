@@ -208,7 +208,7 @@ def read_command_options(model: AppModel, command: Command, words: Sequence[str]
 def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str]) -> dict[str, Any]:
     """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
     an argument or option missing, a value refused, words left over."""
-    values = _values(command, ctx, line)
+    values = _values(command, ctx, line, words)
     count = len(command.arguments)
     extra = [] if any(each.repeatable for each in command.arguments) else line.words[count:]
     # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
@@ -331,9 +331,10 @@ def _refuse_repeated_options(order: Sequence[Parameter]) -> None:
             seen.add(param.name)
 
 
-def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
+def _values(command: Command, ctx: Any, line: Line, typed: Sequence[str]) -> dict[str, Any]:
     """Each parameter's value, converted by typer, in typer's order: the options as first given,
-    then the arguments, then the options not given; the first refusal is the answer."""
+    then the arguments, then the options not given; the first refusal is the answer. `typed`, the
+    words after the command as typed, is for a refusal's example call."""
     words = iter(line.words)
     raw: dict[str, Any] = {}
     for param in command.arguments:
@@ -357,7 +358,7 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
         try:
             values[name] = param.param.process_value(ctx, value)
         except typer.BadParameter as error:
-            raise _bad_value(command, param, raw.get(name), error) from None
+            raise _bad_value(command, param, raw.get(name), error, typed) from None
     return values
 
 
@@ -368,10 +369,13 @@ def _missing(command: Command, param: Parameter) -> AppError:
     return hints.missing_argument(command.name, param.metavar, arguments, param.help)
 
 
-def _bad_value(command: Command, param: Parameter, given: object, error: typer.BadParameter) -> AppError:
+def _bad_value(
+    command: Command, param: Parameter, given: object, error: typer.BadParameter, words: Sequence[str]
+) -> AppError:
     option = param.option if param.names else param.metavar
     if param.choices:
-        return hints.bad_choice(option, given if isinstance(given, str) else "", param.choices, command.name)
+        value = given if isinstance(given, str) else ""
+        return hints.bad_choice(option, value, param.choices, command.name, words if param.names else ())
     return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
 
 
