@@ -85,6 +85,18 @@ def interrupt(process: subprocess.Popen[bytes], sent: signal.Signals) -> bool:
     return sent == signal.SIGINT and bool(caught & (1 << (signal.SIGINT - 1)))
 
 
+def _only_interpreter_start_up(stderr: bytes) -> bool:
+    """A KeyboardInterrupt whose traceback has only the interpreter's own frozen frames: the
+    signal came while Python itself was starting, before the app's first line. Python installs
+    its handler just after interrupt() may read SigCgt, so a signal can land there unseen."""
+    frames = [line for line in stderr.decode(errors="replace").splitlines() if line.startswith('  File "')]
+    return (
+        stderr.endswith(b"KeyboardInterrupt\n")
+        and bool(frames)
+        and all(line.startswith('  File "<frozen ') for line in frames)
+    )
+
+
 def judge(
     process: subprocess.Popen[bytes],
     sent: signal.Signals,
@@ -97,7 +109,8 @@ def judge(
     status = process.returncode
     if stdout == b"":
         assert path.read_bytes() == before, "a run that printed nothing changed the state"
-        if in_start_up:  # Python's own handler: a KeyboardInterrupt, maybe with its traceback
+        # Python's own handler: a KeyboardInterrupt, maybe with its traceback.
+        if in_start_up or _only_interpreter_start_up(stderr):
             assert stderr == b"" or stderr.endswith(b"KeyboardInterrupt\n"), stderr.decode()
             assert status in (-sent, 1), status
             return "ended in the interpreter's start-up"
