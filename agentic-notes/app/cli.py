@@ -64,6 +64,8 @@ from notes.models import (
     note_problem,
 )
 
+PACKAGE = "agentic-notes"  # named in its exports, so another app's import says whose it is
+
 app = new_app(
     "Agentic Notes: persistent notes to search, tag and follow up, with a JSON-first CLI.",
     state=NotesState,
@@ -317,7 +319,7 @@ def tags() -> Payload:
 def export() -> Payload:
     """Print every note whole, for `import`."""
     state = app.store().load()
-    return backup.export_payload(state, state.notes)
+    return backup.export_payload(state, state.notes, app=PACKAGE)
 
 
 @app.command("import", mutates=True)
@@ -329,7 +331,15 @@ def import_notes(
 ) -> Payload:
     """Restore an export: same ids if empty, else new ones; all or none."""
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
-    read = backup.read_export("--file", file, Note.model_validate, NotesState.SCHEMA_VERSION, note_problem)
+    read = backup.read_export(
+        "--file",
+        file,
+        Note.model_validate,
+        NotesState.SCHEMA_VERSION,
+        note_problem,
+        app=PACKAGE,
+        id_prefix=ID_PREFIX,
+    )
     with app.store().transaction() as state:
         return backup.import_items(state, state.notes, read, id_prefix=ID_PREFIX, kind="notes")
 

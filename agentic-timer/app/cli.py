@@ -54,6 +54,8 @@ from timer.envelopes import ENVELOPES
 from timer.models import ID_PREFIX, Status, Timer, TimerState, TimerView, timer_problem
 from timer.readings import ms, view
 
+PACKAGE = "agentic-timer"  # named in its exports, so another app's import says whose it is
+
 app = new_app(
     "Agentic Timer: countdowns and stopwatches with a JSON-first CLI.",
     state=TimerState,
@@ -271,7 +273,7 @@ def rename(
 def export() -> Payload:
     """Print every timer whole, for `import`."""
     state = app.store().load()
-    return backup.export_payload(state, state.timers)
+    return backup.export_payload(state, state.timers, app=PACKAGE)
 
 
 @app.command("import", mutates=True)
@@ -283,7 +285,15 @@ def import_timers(
 ) -> Payload:
     """Restore an export: same ids if empty, else new ones; all or none."""
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
-    read = backup.read_export("--file", file, Timer.model_validate, TimerState.SCHEMA_VERSION, _timer_problem)
+    read = backup.read_export(
+        "--file",
+        file,
+        Timer.model_validate,
+        TimerState.SCHEMA_VERSION,
+        _timer_problem,
+        app=PACKAGE,
+        id_prefix=ID_PREFIX,
+    )
     with app.store().transaction() as state:
         # `list` alone hides stopped timers: the hint names the call that shows every one.
         return backup.import_items(

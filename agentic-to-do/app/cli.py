@@ -57,6 +57,8 @@ from todo import inputs, operations
 from todo.envelopes import ENVELOPES
 from todo.models import ID_PREFIX, Priority, Status, TodoItem, TodoState, item_problem
 
+PACKAGE = "agentic-to-do"  # named in its exports, so another app's import says whose it is
+
 app = new_app(
     "Agentic To-Do: a persistent to-do list with a JSON-first CLI.",
     state=TodoState,
@@ -368,7 +370,7 @@ def purge(
 def export() -> Payload:
     """Print every item as the state keeps it, with its schemaVersion: a backup `import` reads."""
     state = app.store().load()
-    return backup.export_payload(state, state.items)
+    return backup.export_payload(state, state.items, app=PACKAGE)
 
 
 @app.command("import", mutates=True)
@@ -381,7 +383,15 @@ def import_items(
     """Restore an export into an empty list (same ids), or add it with new ids; all or none.
     Answers the count and at most 100 old → new ids."""
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
-    read = backup.read_export("--file", file, TodoItem.model_validate, TodoState.SCHEMA_VERSION, item_problem)
+    read = backup.read_export(
+        "--file",
+        file,
+        TodoItem.model_validate,
+        TodoState.SCHEMA_VERSION,
+        item_problem,
+        app=PACKAGE,
+        id_prefix=ID_PREFIX,
+    )
     with app.store().transaction() as state:
         return backup.import_items(
             state,

@@ -123,7 +123,9 @@ def test_an_export_of_one_app_is_refused_by_another_and_changes_nothing(app_runn
     assert timer.run("start", "kept", "--stopwatch", env=NOW).ok
     refused = timer.run("import", "--file", "-", stdin=json.dumps(exported), env=LATER)
     assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
-    assert refused.envelope["error"]["message"].startswith("--file item 1: ")
+    assert (
+        refused.envelope["error"]["message"] == "--file is an export of agentic-notes, not of agentic-timer."
+    )
     assert timer.run("list", "--status", "all", env=LATER).envelope["count"] == 1
 
 

@@ -1,28 +1,13 @@
-"""The notes app's own success shapes, beyond a note and a list: what `export` and `import` answer.
-schemas/ describes them (`runner.new_app(envelopes=...)`)."""
+"""The notes app's own success shapes, beyond a note and a list: what `export` and
+`import` answer, the kit's for a note (backup.export_envelope, backup.Imported). schemas/
+describes them (`runner.new_app(envelopes=...)`)."""
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import ConfigDict
-from typing_extensions import TypedDict
-
-from agentic_kit.backup import Imported
+from agentic_kit import backup
 
 from .models import Note
 
+Export = backup.export_envelope(Note, "every note")
 
-class Export(TypedDict):
-    """`export`: every note as the state keeps it, the format and the id counter."""
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    ok: Literal[True]
-    command: str
-    schemaVersion: int  # the JSON key
-    nextId: int  # the id counter, so an import into an empty state restores the ids exactly
-    count: int
-    items: list[Note]
-
-
-ENVELOPES = (Export, Imported)
+ENVELOPES = (Export, backup.Imported)

@@ -41,17 +41,21 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Generic, Literal, NotRequired, Protocol, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import from_json
 from typing_extensions import TypedDict
 
+from .clock import timestamp
+from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
 from .envelope import Payload, list_payload
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, format_id, id_problems
 from .inputs import read_text_source
 from .store import MAX_STATE_BYTES, RepeatedKey, VersionedState
+from .text import printable
 
 # How many old → new ids an import's answer lists: the answer stays small whatever the export.
 IDS_SHOWN = 100
@@ -73,6 +77,29 @@ class BackupItem(Protocol):
 ItemT = TypeVar("ItemT", bound=BackupItem)
 
 
+def export_envelope(item: type[BaseModel], what: str) -> type:
+    """`export`'s shape for an app whose items are `item` (`what`, as "every note"): every item as
+    the state keeps it, the app that made them, the format and the id counter. Each app lists it
+    in its ENVELOPES, so its schema names the app's own item model."""
+    # Made per app, as only the item type differs (a TypedDict made at run time, so typed as Any).
+    make: Any = TypedDict
+    envelope: Any = make(
+        "Export",
+        {
+            "ok": Literal[True],
+            "command": str,
+            "app": str,  # the package that exported it, so another app's import names it
+            "schemaVersion": int,  # the JSON key
+            "nextId": int,  # the id counter, so an import into an empty state restores the ids exactly
+            "count": int,
+            "items": list[item],  # type: ignore[valid-type]
+        },
+    )
+    envelope.__pydantic_config__ = ConfigDict(extra="forbid")
+    envelope.__doc__ = f"`export`: {what} as the state keeps it, the app, the format and the id counter."
+    return envelope  # type: ignore[no-any-return]  # a class, made above
+
+
 class Imported(TypedDict):
     """`import`, bounded whatever the export's size: `count` items imported; `restored` when they
     kept their ids (an empty state), else `ids`, at most 100 exported ids each to its new one, and
@@ -88,17 +115,17 @@ class Imported(TypedDict):
 
 
 @dataclass(frozen=True)
-class Export(Generic[ItemT]):
+class ReadExport(Generic[ItemT]):
     """An export as read and checked: its items and its nextId (None when it gives none)."""
 
     items: list[ItemT]
     next_id: int | None
 
 
-def export_payload(state: VersionedState, items: Sequence[BaseModel]) -> Payload:
-    """What `export` prints: every item, its format, and the counter, so that an import into an
-    empty state restores the ids exactly."""
-    return {"schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(items)}
+def export_payload(state: VersionedState, items: Sequence[BaseModel], *, app: str) -> Payload:
+    """What `export` prints: the app (its package's name), every item, its format, and the
+    counter, so that an import into an empty state restores the ids exactly."""
+    return {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(items)}
 
 
 def read_export(
@@ -107,16 +134,22 @@ def read_export(
     validate: Callable[[Any], ItemT],
     schema_version: int,
     item_problem: Callable[[ItemT], str | None],
-) -> Export[ItemT]:
+    *,
+    app: str,
+    id_prefix: str,
+) -> ReadExport[ItemT]:
     """The export a file (or stdin, "-") holds, each item made by `validate` (the item model's
     model_validate) and checked as the state checks it (`item_problem` says what ties its fields
-    together); VALIDATION_ERROR otherwise."""
+    together); VALIDATION_ERROR otherwise. `app` and `id_prefix` are this app's: an export of
+    another app is named as that."""
     return parse_export(
         option,
         read_text_source(option, source, max_bytes=MAX_STATE_BYTES),
         validate,
         schema_version,
         item_problem,
+        app=app,
+        id_prefix=id_prefix,
     )
 
 
@@ -126,8 +159,13 @@ def parse_export(
     validate: Callable[[Any], ItemT],
     schema_version: int,
     item_problem: Callable[[ItemT], str | None],
-) -> Export[ItemT]:
-    """The export `text` holds, checked as `read_export` says."""
+    *,
+    app: str | None = None,
+    id_prefix: str | None = None,
+    now: str | None = None,
+) -> ReadExport[ItemT]:
+    """The export `text` holds, checked as `read_export` says; no stamp may be after `now` (the
+    clock's, when not given)."""
     document = _document(option, text)
     del text  # the items' models replace it (when the caller lets it go too)
     if (
@@ -136,6 +174,8 @@ def parse_export(
         or not isinstance(document.get("items"), list)
     ):
         raise validation_error(f"{option} is not an export: an object with schemaVersion and items.", _HINT)
+    # Another app's export first: its schemaVersion is of another format, so "newer" would mislead.
+    _refuse_another_apps(option, document, app, id_prefix)
     version = document["schemaVersion"]
     if version > schema_version:
         raise validation_error(
@@ -146,10 +186,22 @@ def parse_export(
     if version < 1:
         raise validation_error(f"{option} has schemaVersion {version}; exports start at 1.", _HINT)
     next_id = document.get("nextId")
-    if next_id is not None and (type(next_id) is not int or not 1 <= next_id <= MAX_ID + 1):
-        raise validation_error(f"{option} has a nextId that is not a whole number from 1.", _HINT)
+    if next_id is not None and type(next_id) is not int:
+        raise validation_error(f"{option} has a nextId that is not a whole number.", _HINT)
+    if next_id is not None and not 1 <= next_id <= MAX_ID + 1:
+        raise validation_error(
+            f"{option} has nextId {next_id}, out of range: an id counter is from 1 to {MAX_ID + 1}.", _HINT
+        )
     raw_items: list[Any] = document.pop("items")
+    # `export` prints how many items it wrote: fewer or more is a truncated or edited file.
+    stated = document.get("count")
+    if stated is not None and (type(stated) is not int or stated != len(raw_items)):
+        raise validation_error(
+            f"{option} says count {stated} but holds {len(raw_items)} items: it was cut short or edited.",
+            "Export again and import that file unchanged (or remove its count if you edited it on purpose).",
+        )
     del document
+    clock = now if now is not None else timestamp()
     # Popped from the end, so each item's parsed JSON is let go once its model is made.
     raw_items.reverse()
     items: list[ItemT] = []
@@ -157,13 +209,37 @@ def parse_export(
     position = 0
     while raw_items:
         position += 1
-        item = _item(option, position, raw_items.pop(), validate, item_problem)
+        item = _item(option, position, raw_items.pop(), validate, item_problem, clock)
         item_id: str = item.id
         if item_id in seen:
             raise validation_error(f"{option} holds id {item_id} twice.", _HINT)
         seen.add(item_id)
         items.append(item)
-    return Export(items, next_id)
+    return ReadExport(items, next_id)
+
+
+def _refuse_another_apps(
+    option: str, document: dict[str, Any], app: str | None, id_prefix: str | None
+) -> None:
+    """An export names its app; an older one, without that, is known by its items' ids."""
+    named = document.get("app")
+    if app is not None and isinstance(named, str) and named != app:
+        raise validation_error(
+            f"{option} is an export of {printable(named)}, not of {app}.",
+            f"Import it with {printable(named)}; give {app} an export that {app} printed.",
+        )
+    if id_prefix is None:
+        return
+    own = f"{id_prefix}_"
+    for raw in document["items"][:1]:
+        item_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(item_id, str) and "_" in item_id and not item_id.startswith(own):
+            other = item_id.partition("_")[0] + "_"
+            raise validation_error(
+                f"{option} is another app's export: its items' ids start {printable(other)}, "
+                f"where this app's start {own}.",
+                "Import it with the app whose export it is.",
+            )
 
 
 def _document(option: str, text: str) -> Any:
@@ -197,6 +273,7 @@ def _item(
     raw: Any,
     validate: Callable[[Any], ItemT],
     item_problem: Callable[[ItemT], str | None],
+    now: str,
 ) -> ItemT:
     where = f"{option} item {position}"
     try:
@@ -205,19 +282,73 @@ def _item(
         # A field this version does not know says the most: name it first.
         first = min(error.errors(), key=lambda problem: problem["type"] != "extra_forbidden")
         field = ".".join(str(part) for part in first["loc"]) or "the item"
-        raise validation_error(f"{where}: {field}: {first['msg']}.", _HINT) from None
+        raise validation_error(f"{where}: {field}: {_in_words(first)}.", _HINT) from None
     # What ties the item's fields together, as the state checks it; not the state's id rules:
     # the item may get a new id, so its old one may be any of the id form.
     problem = item_problem(item)
     if problem is not None:
         raise validation_error(f"{where}: {problem}.", _HINT)
+    # A moment after the clock would stop every later change (moments never go backwards): such an
+    # item could never be updated or completed. Refused, not clamped: a changed stamp is a lie
+    # about when it happened. A due date may be far ahead; it is no moment that happened.
+    late = [
+        f"{alias} {stamp}"
+        for field, alias in _instant_fields(type(item))
+        if isinstance(stamp := getattr(item, field), str)
+        and stamp > now  # one form: text order is time order
+    ]
+    if late:
+        raise validation_error(
+            f"{where} ({item.id}): {' and '.join(late)} {'is' if len(late) == 1 else 'are'} after the "
+            f"clock ({now}); a moment that happened cannot be in the future.",
+            "Check the clock (or AGENTIC_NOW) where the export was made and here; "
+            "correct the stamp, or import once this clock has passed it.",
+        )
     return item
+
+
+# What a field's pattern asks for, in words, with an example (the pattern itself says little).
+_PATTERN_WORDS = {
+    STORED_INSTANT_PATTERN: "must be a UTC instant to the millisecond, such as 2026-04-01T09:30:00.000Z",
+    STORED_DUE_PATTERN: "must be a date such as 2026-04-03, or a UTC instant like 2026-04-01T09:30:00.000Z",
+}
+
+
+def _in_words(problem: Any) -> str:
+    if problem["type"] == "string_pattern_mismatch":
+        words = _PATTERN_WORDS.get(problem.get("ctx", {}).get("pattern", ""))
+        if words is not None:
+            return words
+        return "is not of the form `export` writes"
+    return str(problem["msg"])
+
+
+@cache
+def _instant_fields(model: type) -> tuple[tuple[str, str], ...]:
+    """The fields of `model` that are moments (StoredInstant, or None), by name and JSON name."""
+    fields: dict[str, Any] = getattr(model, "model_fields", {})
+    found = []
+    for name, info in fields.items():
+        patterns = {getattr(part, "pattern", None) for part in _metadata(info)}
+        if STORED_INSTANT_PATTERN in patterns:
+            found.append((name, info.alias or name))
+    return tuple(found)
+
+
+def _metadata(info: Any) -> list[Any]:
+    """A field's constraints, and those of its type inside an Optional (`StoredInstant | None`)."""
+    parts = list(info.metadata)
+    for arg in getattr(info.annotation, "__args__", ()):
+        parts.extend(getattr(arg, "__metadata__", ()))
+        for meta in getattr(arg, "__metadata__", ()):
+            parts.extend(getattr(meta, "metadata", ()))
+    return [item for part in parts for item in (part, *getattr(part, "metadata", ()))]
 
 
 def import_items(
     state: VersionedState,
     kept: list[ItemT],
-    export: Export[ItemT],
+    export: ReadExport[ItemT],
     *,
     id_prefix: str,
     kind: str,
@@ -229,7 +360,11 @@ def import_items(
     in the state are a CONFLICT that adds nothing (the message names them as `kind`, the state as
     `place`; its hint names `list_call`, the call that shows them all)."""
     items = export.items
-    _refuse_items_already_here(kept, items, kind, place, list_call)
+    # Where each item an import renumbered came from, for those still here (one removed since is
+    # gone, so importing it again restores it).
+    here = {item.id for item in kept}
+    state.imported_from = {new: origin for new, origin in state.imported_from.items() if new in here}
+    _refuse_items_already_here(kept, items, set(state.imported_from.values()), kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
     # Restored only where the ids can stay: each once, and within what the counter can hand out.
     # A state keeps its items in id order (the order they were made): an export listed in
@@ -244,6 +379,7 @@ def import_items(
         for item in items:
             new_id = format_id(id_prefix, state.take_id())
             mapping[item.id] = new_id
+            state.imported_from[new_id] = _origin(item)
             kept.append(item.model_copy(update={"id": new_id}))
     shown = dict(list(mapping.items())[:IDS_SHOWN])
     answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
@@ -262,9 +398,21 @@ def _restored_next_id(items: Sequence[BackupItem], next_id: int | None, current:
     return max(current, highest + 1, next_id or 0)
 
 
+def _origin(item: BackupItem) -> str:
+    """An exported item's identity, which its edits and its new id leave as it was."""
+    return f"{item.id} {item.created_at}"
+
+
 def _refuse_items_already_here(
-    kept: Sequence[BackupItem], items: Sequence[BackupItem], kind: str, place: str, list_call: str
+    kept: Sequence[BackupItem],
+    items: Sequence[BackupItem],
+    origins: set[str],
+    kind: str,
+    place: str,
+    list_call: str,
 ) -> None:
+    """An item is here when one here has its id and createdAt (changed since), is equal to it but
+    for the id, or was imported from it (renumbered, and maybe changed since)."""
     if not kept:
         return
     present = {_content(item): item.id for item in kept}
@@ -272,7 +420,7 @@ def _refuse_items_already_here(
     here = [
         (item.id, present.get(_content(item), item.id))
         for item in items
-        if (item.id, item.created_at) in made or _content(item) in present
+        if (item.id, item.created_at) in made or _content(item) in present or _origin(item) in origins
     ]
     if here:
         shown = ", ".join(f"{old} as {new}" for old, new in here[:5]) + (", …" if len(here) > 5 else "")

@@ -92,6 +92,9 @@ class VersionedState(CamelModel):
 
     schema_version: int = Field(ge=1)
     next_id: int = Field(1, ge=1, le=MAX_ID + 1)
+    # Each item an import renumbered, by its id here: the exported id and createdAt it came from,
+    # so a retried import is known after edits. Written only once there is one (backup.py).
+    imported_from: dict[str, str] = Field(default_factory=dict, exclude_if=lambda origins: not origins)
 
     def take_id(self) -> int:
         number = self.next_id

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from .dates import DUE_FORMATS, OutOfRange, parse_after_bound, parse_bound, parse_due
 from .errors import AppError, validation_error
@@ -16,6 +18,7 @@ from .text import NOT_ONE_LINE, printable, quoted
 
 STDIN_PATH = "-"
 MAX_COUNT_DIGITS = 4000  # below Python's 4300-digit limit for turning text into an int
+CHUNK_BYTES = 1024 * 1024  # what one read of a file or stdin asks for: no read is sized by the limit
 _COUNT_HINT = "Give a whole number of 0 or more in ASCII digits, such as 20."
 
 
@@ -89,13 +92,15 @@ def _bad_date(option: str, value: str, error: ValueError) -> AppError:
 def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     """The UTF-8 text of a file, or of stdin when `source` is "-", exactly as stored.
 
-    Bytes are decoded without newline translation, so text round-trips byte for byte.
+    Bytes are decoded without newline translation, so text round-trips byte for byte. A regular
+    file past the limit is refused by its size, unread; anything else (a pipe) is read a chunk at
+    a time and refused as soon as it passes the limit, so no read holds more than the limit.
     """
     if source == STDIN_PATH:
         data, where = _read_stdin(option, max_bytes), "stdin"
     else:
         data, where = _read_file(option, source, max_bytes), printable(source)
-    if len(data) > max_bytes:
+    if data is None:
         raise validation_error(
             f"{option} {where} is larger than the limit of {max_bytes} bytes.",
             f"Give at most {max_bytes} bytes: split the text.",
@@ -104,6 +109,7 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise validation_error(f"{option} {where} is not UTF-8 text.", "Save the text as UTF-8.") from None
+    del data  # the text replaces it
     if "\x00" in text:
         raise validation_error(
             f"{option} {where} is binary, not text (it contains NUL bytes).", "Give a text file."
@@ -111,15 +117,50 @@ def read_text_source(option: str, source: str, *, max_bytes: int) -> str:
     return text
 
 
-def _read_stdin(option: str, max_bytes: int) -> bytes:
-    """Up to max_bytes + 1 bytes of stdin. A stdin that is closed (`<&-`) or open only for writing
-    is the caller's mistake, not a bug: VALIDATION_ERROR."""
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def _read_bounded(stream: _Readable, max_bytes: int) -> bytearray | None:
+    """Everything `stream` holds, or None once it passes `max_bytes`: read in chunks into one
+    buffer that grows only as bytes arrive (one bytearray, no list of chunks joined at the end)."""
+    fileno = getattr(stream, "fileno", None)
+    if fileno is not None:
+        try:
+            status = os.fstat(fileno())
+            if stat.S_ISREG(status.st_mode) and status.st_size - _position(stream) > max_bytes:
+                return None  # a regular file says its size: past the limit, it is not read at all
+        except (OSError, ValueError):
+            pass  # not a real file (a test's stream, a closed descriptor): the read says what it is
+    data = bytearray()
+    while True:
+        chunk = stream.read(min(CHUNK_BYTES, max_bytes + 1 - len(data)))
+        if not chunk:
+            return data
+        data += chunk
+        if len(data) > max_bytes:
+            return None
+
+
+def _position(stream: _Readable) -> int:
+    tell = getattr(stream, "tell", None)
+    try:
+        return int(tell()) if tell is not None else 0
+    except (OSError, ValueError):
+        return 0  # a pipe cannot tell; its size (0) says nothing either
+
+
+def _read_stdin(option: str, max_bytes: int) -> bytearray | None:
+    """Stdin, bounded as `_read_bounded` says. A stdin that is closed (`<&-`) or open only for
+    writing is the caller's mistake, not a bug: VALIDATION_ERROR."""
     stream = sys.stdin
     try:
         if stream is None:  # the process was started with no stdin at all
             raise OSError(errno.EBADF, "it is closed")
-        buffer = getattr(stream, "buffer", None)
-        return buffer.read(max_bytes + 1) if buffer is not None else stream.read().encode()
+        buffer: BinaryIO | None = getattr(stream, "buffer", None)
+        if buffer is None:  # a text stream with no bytes beneath it (a test's StringIO)
+            return _read_bounded(_Encoded(stream.read()), max_bytes)
+        return _read_bounded(buffer, max_bytes)
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise validation_error(
@@ -127,7 +168,21 @@ def _read_stdin(option: str, max_bytes: int) -> bytes:
         ) from None
 
 
-def _read_file(option: str, source: str, max_bytes: int) -> bytes:
+class _Encoded:
+    """A text already read, given back as UTF-8 bytes a chunk at a time."""
+
+    def __init__(self, text: str) -> None:
+        self._data = memoryview(text.encode())
+        self._at = 0
+
+    def read(self, size: int = -1, /) -> bytes:
+        end = len(self._data) if size < 0 else self._at + size
+        chunk = bytes(self._data[self._at : end])
+        self._at += len(chunk)
+        return chunk
+
+
+def _read_file(option: str, source: str, max_bytes: int) -> bytearray | None:
     if not source:
         raise validation_error(
             f"{option} is empty.", f"Give a file path (absolute is safest), or {STDIN_PATH} for stdin."
@@ -136,7 +191,7 @@ def _read_file(option: str, source: str, max_bytes: int) -> bytes:
     hint = _path_hint(source)
     try:
         with Path(source).open("rb") as handle:
-            return handle.read(max_bytes + 1)
+            return _read_bounded(handle, max_bytes)
     except FileNotFoundError:
         raise validation_error(f"{option} {where}: no such file.", hint) from None
     except IsADirectoryError:

@@ -1,6 +1,6 @@
 """The to-do's own success shapes, beyond an item and a list: what `complete` answers when it made
-the next item of a repeating one, and what `export` and `import` answer. schemas/ describes them
-(`runner.new_app(envelopes=...)`)."""
+the next item of a repeating one; `export` and `import` answer the kit's, for an item. schemas/
+describes them (`runner.new_app(envelopes=...)`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints
 from typing_extensions import TypedDict
 
-from agentic_kit.backup import Imported
+from agentic_kit import backup
 from agentic_kit.ids import id_pattern
 
 from .models import ID_PREFIX, TodoItem
@@ -40,16 +40,6 @@ class CompletedManyWithNext(TypedDict):
     next: Annotated[dict[NextOf, TodoItem], Field(json_schema_extra={"additionalProperties": False})]
 
 
-class Export(TypedDict):
-    """`export`: every item, and the format they are in."""
+Export = backup.export_envelope(TodoItem, "every item")
 
-    __pydantic_config__ = _CLOSED  # type: ignore[misc]
-    ok: Literal[True]
-    command: str
-    schemaVersion: int  # the JSON key
-    nextId: int  # the id counter, so an import into an empty list restores the ids exactly
-    count: int
-    items: list[TodoItem]
-
-
-ENVELOPES = (CompletedWithNext, CompletedManyWithNext, Export, Imported)
+ENVELOPES = (CompletedWithNext, CompletedManyWithNext, Export, backup.Imported)

@@ -1,0 +1,196 @@
+"""Import, as an outside adversary found it after round two: a retried import after renumbering and
+edits, stamps after the clock, another app's export, messages that quoted a regex or misnamed a
+range, a count that does not match its items, and a read that held the limit's bytes to find it."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentapps.harness import AppRunner
+from agentic_kit import inputs
+from agentic_kit.errors import AppError
+from tests.apps.test_backup import LATER, NOW, lived_a_day, state_bytes
+from tests.packages import AppFacts
+from tests.states import open_todo
+
+EDIT = {
+    "agentic-to-do": ("update", "td_0005", "--title", "pay the rent, edited"),
+    "agentic-notes": ("append", "nt_0005", "Edited after the import."),
+    "agentic-timer": ("resume", "tm_0005"),
+}
+
+
+def test_a_retried_import_after_renumbering_and_edits_adds_nothing(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """The finding: imported into a state with items (new ids), then edited, the same export
+    imported again was added a second time: its items matched nothing by id or by content."""
+    app: AppRunner = app_runner(facts.package)
+    exported = json.dumps(lived_a_day(app, facts.package))
+    folder = tmp_path / "target"
+    # The other state's items were made at another moment: no id and createdAt of theirs is shared.
+    now = {"AGENTIC_NOW": "2026-03-31T09:00:00Z", "AGENTIC_STATE_DIR": str(folder)}
+    later = {**LATER, "AGENTIC_STATE_DIR": str(folder)}
+    for call in DAY_OF_TARGET[facts.package]:
+        assert app.run(*call, env=now).ok, call
+    first = app.run("import", "--file", "-", stdin=exported, env=later)
+    assert (first.exit_status, first.envelope["restored"]) == (0, False), first.envelope
+    assert app.run(*EDIT[facts.package], env=later).ok  # the second exported item, now edited
+    before = state_bytes(folder, facts)
+    again = app.run("import", "--file", "-", stdin=exported, env=later)
+    assert (again.exit_status, again.error_code) == (6, "CONFLICT")
+    assert "2 of the export's 2" in again.envelope["error"]["message"]
+    assert state_bytes(folder, facts) == before
+
+
+DAY_OF_TARGET: dict[str, list[tuple[str, ...]]] = {
+    "agentic-to-do": [("add", "a"), ("add", "b"), ("add", "c")],
+    "agentic-notes": [("add", "a"), ("add", "b"), ("add", "c")],
+    "agentic-timer": [
+        ("start", "a", "--stopwatch"),
+        ("start", "b", "--stopwatch"),
+        ("start", "c", "--stopwatch"),
+    ],
+}
+
+
+def test_an_imported_item_removed_since_can_be_imported_again(todo: AppRunner) -> None:
+    """What an import remembers is where each item it still holds came from: one removed since is
+    gone, and importing it again restores it rather than refusing it."""
+    assert todo.run("add", "here first", env=NOW).ok
+    document = json.dumps(
+        {"schemaVersion": 2, "items": [open_todo(1, "from a backup", "2026-03-01T00:00:00.000Z")]}
+    )
+    assert todo.run("import", "--file", "-", stdin=document, env=NOW).envelope["ids"] == {
+        "td_0001": "td_0002"
+    }
+    assert todo.run("remove", "td_0002", "--confirm", env=NOW).ok
+    again = todo.run("import", "--file", "-", stdin=document, env=NOW)
+    assert (again.exit_status, again.envelope["ids"]) == (0, {"td_0001": "td_0003"})
+
+
+@pytest.mark.parametrize("field", ["createdAt", "updatedAt", "completedAt"])
+def test_a_stamp_after_the_clock_is_refused_naming_the_item_and_field(todo: AppRunner, field: str) -> None:
+    """The finding: createdAt 9997 was accepted, and the item could then never be changed or
+    completed (a daily repeat could never be done). A due date far ahead stays fine."""
+    item = open_todo(1, "from the future", "2026-03-01T00:00:00.000Z", due_at="9997-01-01")
+    item.update(status="completed", completedAt="2026-03-01T00:00:00.000Z", repeat="daily")
+    item[field] = "9997-01-01T00:00:00.000Z"
+    if field == "createdAt":
+        item.update(updatedAt=item[field], completedAt=item[field])
+    elif field == "updatedAt":
+        item["completedAt"] = "2026-03-01T00:00:00.000Z"
+    else:
+        item["updatedAt"] = item[field]
+    document = json.dumps({"schemaVersion": 2, "items": [item]})
+    refused = todo.run("import", "--file", "-", stdin=document, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    message = refused.envelope["error"]["message"]
+    assert message.startswith("--file item 1 (td_0001): ")
+    # A stamp after the clock makes the ones it bounds late too (updatedAt is never before them).
+    assert f"{field} 9997-01-01T00:00:00.000Z" in message
+    assert " after the clock (2026-04-01T09:00:00.000Z)" in message
+    assert not (todo.state_dir / "todos.json").exists()
+
+
+def test_a_due_date_far_ahead_is_imported(todo: AppRunner) -> None:
+    item = open_todo(1, "far ahead", "2026-03-01T00:00:00.000Z", due_at="9997-01-01")
+    imported = todo.run(
+        "import", "--file", "-", stdin=json.dumps({"schemaVersion": 2, "items": [item]}), env=NOW
+    )
+    assert imported.exit_status == 0
+    assert todo.run("get", "td_0001", env=NOW).item["dueAt"] == "9997-01-01"
+
+
+@pytest.mark.parametrize(
+    ("source", "target"), [("agentic-notes", "agentic-to-do"), ("agentic-to-do", "agentic-timer")]
+)
+def test_another_apps_export_is_named_as_such(app_runner: Any, source: str, target: str) -> None:
+    """The finding: a notes export imported into to-do was called "from a newer version"."""
+    exported = lived_a_day(app_runner(source), source)
+    into: AppRunner = app_runner(target)
+    refused = into.run("import", "--file", "-", stdin=json.dumps(exported), env=LATER)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert refused.envelope["error"]["message"] == f"--file is an export of {source}, not of {target}."
+    # An export that does not name its app (an older one) is known by its items' ids.
+    del exported["app"]
+    unnamed = into.run("import", "--file", "-", stdin=json.dumps(exported), env=LATER)
+    assert "is another app's export: its items' ids start" in unnamed.envelope["error"]["message"]
+    assert not into.state_dir.exists() or not any(into.state_dir.iterdir())
+
+
+def test_a_malformed_stamp_is_described_in_words_not_a_pattern(notes: AppRunner) -> None:
+    note: dict[str, Any] = {"id": "nt_0001", "title": "t", "body": "", "tags": [], "dueAt": None}
+    note.update(createdAt="2026-03-01 10:00", updatedAt="2026-03-01T10:00:00.000Z")
+    refused = notes.run(
+        "import", "--file", "-", stdin=json.dumps({"schemaVersion": 1, "items": [note]}), env=NOW
+    )
+    assert refused.error_code == "VALIDATION_ERROR"
+    message = refused.envelope["error"]["message"]
+    assert "pattern" not in message
+    assert "^" not in message
+    assert "createdAt" in message
+    assert "2026-04-01T09:30:00.000Z" in message
+
+
+def test_a_next_id_past_the_range_is_called_out_of_range(todo: AppRunner) -> None:
+    document = json.dumps({"schemaVersion": 2, "nextId": 9999999999999999, "items": []})
+    refused = todo.run("import", "--file", "-", stdin=document, env=NOW)
+    assert refused.error_code == "VALIDATION_ERROR"
+    message = refused.envelope["error"]["message"]
+    assert "out of range" in message
+    assert "from 1 to" in message
+    assert "not a whole number" not in message
+
+
+def test_an_export_whose_count_does_not_match_its_items_is_refused(todo: AppRunner) -> None:
+    """A truncated or hand-edited export: `count` says 3, two items are there."""
+    items = [open_todo(number, f"item {number}", "2026-03-01T00:00:00.000Z") for number in (1, 2)]
+    document = json.dumps({"schemaVersion": 2, "count": 3, "items": items})
+    refused = todo.run("import", "--file", "-", stdin=document, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert "count 3" in refused.envelope["error"]["message"]
+    assert "2 items" in refused.envelope["error"]["message"]
+    assert not (todo.state_dir / "todos.json").exists()
+
+
+def test_a_file_past_the_limit_is_refused_without_reading_it(tmp_path: Path) -> None:
+    """The finding: the limit was found by reading limit + 1 bytes into memory (512 MiB for an
+    export). A file whose size is past the limit is refused by its size."""
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(64 * 1024 * 1024 + 1)  # sparse: costs no disk
+    tracemalloc.start()
+    try:
+        with pytest.raises(AppError, match="larger than the limit of 67108864 bytes"):
+            inputs.read_text_source("--file", str(big), max_bytes=64 * 1024 * 1024)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024, peak
+
+
+class EndlessStdin:
+    """A stdin that never ends (`yes |`): each read gives what was asked for, and counts it."""
+
+    def __init__(self) -> None:
+        self.largest = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert size > 0, "an unbounded read of an endless stream"
+        self.largest = max(self.largest, size)
+        return b"y" * size
+
+
+def test_an_endless_stdin_is_read_in_bounded_chunks_and_refused_at_the_limit(monkeypatch: Any) -> None:
+    stream = EndlessStdin()
+    monkeypatch.setattr("sys.stdin", type("Stdin", (), {"buffer": stream})())
+    limit = 8 * 1024 * 1024
+    with pytest.raises(AppError, match="larger than the limit"):
+        inputs.read_text_source("--file", "-", max_bytes=limit)
+    assert stream.largest <= 1024 * 1024
