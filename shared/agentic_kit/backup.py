@@ -1,25 +1,29 @@
 """Export and import, for every app: all of a state's items as one document, and that document
 read back.
 
-An export is the envelope `export` prints: an object with `schemaVersion` (the state's format),
-`nextId` (the id counter) and `items` (each item whole, as the state keeps it); its other keys
-(`ok`, `command`, `count`) are not read. Import reads and checks the whole document before it
+An export is the envelope `export` prints (export_envelope): an object with `app` (the package
+that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count` and
+`items` (each item whole, as the state keeps it); `ok` and `command` are not read. Import reads and checks the whole document before it
 takes the state's lock, so a document it refuses changes nothing and a writer waiting on the lock
 never waits on the parse:
 
 - not JSON (read by the parser a state file is read with, with its limits: nesting, digits; NaN
   and Infinity are not JSON), a key given twice, not an object with `schemaVersion` and a list
   of `items`: refused;
+- another app's export (its `app`, or for an older export without one, its items' id prefix):
+  refused, naming it (before the version: another app's schemaVersion says nothing here);
 - `schemaVersion` above this app's: from a newer version, refused (update the app first);
   below it: read, the fields a later version added get their defaults, as a state file's do;
 - an item with a field this version does not know, or a value that breaks a field's rule or
   contradicts another: refused, naming the item;
 - two items with the same id: refused;
+- a `count` other than the number of items (a file cut short or edited), a `nextId` out of the
+  counter's range: refused;
+- a moment (a StoredInstant field: createdAt, updatedAt, completedAt, a timer's startedAt…) after
+  the clock, read before the lock: refused, naming the item and the field. Not clamped: a moved
+  stamp would misstate when something happened, and an item stamped in 9997 could never be
+  changed again (a daily repeat never completed). A due date may be far ahead.
 - no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
-
-Timestamps after the clock are kept as exported: a clock that stepped back must not stop anyone
-restoring their own backup, and a later change of such an item is recorded at its last change
-(the clock rule every APP.md states), so moments still never go backwards.
 
 Into a state with no items, an export is restored exactly: each item keeps its id, and `nextId`
 (an older export's is the one after its highest id) is kept, so ids remembered before the backup
@@ -27,8 +31,10 @@ still name the same items. Into a state that has items, they are added at the en
 document's order, each with a new id. Either way every other field is kept as exported.
 
 An item already in the state is a CONFLICT that adds nothing: one equal in every field but the id
-(the same export imported twice, a retried import), or one with the id and createdAt of an item
-there (the same item, changed since the export). Import never adds an item twice.
+(the same export imported twice, a retried import), one with the id and createdAt of an item
+there (the same item, changed since the export), or one an earlier import renumbered into an item
+still there (the state's `importedFrom`: each such item's id here → its exported id and createdAt,
+written only once there is one), however it changed since. Import never adds an item twice.
 
 Memory: each item's parsed JSON is let go as soon as its model is made, and the key check keeps no
 copy of the document, so reading an export peaks near what its items' models keep, and an import

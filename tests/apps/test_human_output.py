@@ -201,7 +201,8 @@ def test_what_an_answer_adds_beside_its_items_is_shown_too(todo: AppRunner, tmp_
         "td_0003  td_0005  [open]  Water  due 2026-04-16\n"
     )
     exported = todo.run("export", env=NOW)
-    assert todo.run_human("export", env=NOW).stdout.endswith("(5 items)\n\nschemaVersion  2\n\nnextId  6\n")
+    human = todo.run_human("export", env=NOW).stdout
+    assert human.endswith("(5 items)\n\napp  agentic-to-do\n\nschemaVersion  2\n\nnextId  6\n")
     backup = tmp_path / "export.json"
     backup.write_text(exported.stdout)
     other = AppRunner(todo.package.root, tmp_path / "other-state")  # a list with an item: new ids
