@@ -305,12 +305,16 @@ def _item(
     ]
     if late:
         raise validation_error(
-            f"{where} ({item.id}): {' and '.join(late)} {'is' if len(late) == 1 else 'are'} after the "
+            f"{where} ({item.id}): {_and(late)} {'is' if len(late) == 1 else 'are'} after the "
             f"clock ({now}); a moment that happened cannot be in the future.",
             "Check the clock (or AGENTIC_NOW) where the export was made and here; "
             "correct the stamp, or import once this clock has passed it.",
         )
     return item
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 # What a field's pattern asks for, in words, with an example (the pattern itself says little).
