@@ -3,9 +3,9 @@ read back.
 
 An export is the envelope `export` prints (export_envelope): an object with `app` (the package
 that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count` and
-`items` (each item whole, as the state keeps it); `ok` and `command` are not read. Import reads and checks the whole document before it
-takes the state's lock, so a document it refuses changes nothing and a writer waiting on the lock
-never waits on the parse:
+`items` (each item whole, as the state keeps it); `ok` and `command` are not read. Import reads
+and checks the whole document before it takes the state's lock, so a document it refuses changes
+nothing and a writer waiting on the lock never waits on the parse:
 
 - not JSON (read by the parser a state file is read with, with its limits: nesting, digits; NaN
   and Infinity are not JSON), a key given twice, not an object with `schemaVersion` and a list
