@@ -44,7 +44,10 @@ def test_a_retried_import_after_renumbering_and_edits_adds_nothing(
     before = state_bytes(folder, facts)
     again = app.run("import", "--file", "-", stdin=exported, env=later)
     assert (again.exit_status, again.error_code) == (6, "CONFLICT")
-    assert "2 of the export's 2" in again.envelope["error"]["message"]
+    message = again.envelope["error"]["message"]
+    assert "2 of the export's 2" in message
+    prefix = first.envelope["ids"][next(iter(first.envelope["ids"]))].partition("_")[0]
+    assert f"_0002 as {prefix}_0005" in message  # the edited one, named by its id here
     assert state_bytes(folder, facts) == before
 
 
@@ -156,6 +159,11 @@ def test_an_export_whose_count_does_not_match_its_items_is_refused(todo: AppRunn
     assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
     assert "count 3" in refused.envelope["error"]["message"]
     assert "2 items" in refused.envelope["error"]["message"]
+    assert not (todo.state_dir / "todos.json").exists()
+    as_text = todo.run(
+        "import", "--file", "-", stdin=json.dumps({"schemaVersion": 2, "count": "2", "items": items})
+    )
+    assert as_text.envelope["error"]["message"] == "--file has a count that is not a whole number."
     assert not (todo.state_dir / "todos.json").exists()
 
 

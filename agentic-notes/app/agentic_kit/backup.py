@@ -201,7 +201,9 @@ def parse_export(
     raw_items: list[Any] = document.pop("items")
     # `export` prints how many items it wrote: fewer or more is a truncated or edited file.
     stated = document.get("count")
-    if stated is not None and (type(stated) is not int or stated != len(raw_items)):
+    if stated is not None and type(stated) is not int:
+        raise validation_error(f"{option} has a count that is not a whole number.", _HINT)
+    if stated is not None and stated != len(raw_items):
         raise validation_error(
             f"{option} says count {stated} but holds {len(raw_items)} items: it was cut short or edited.",
             "Export again and import that file unchanged (or remove its count if you edited it on purpose).",
@@ -374,7 +376,8 @@ def import_items(
     # gone, so importing it again restores it).
     here = {item.id for item in kept}
     state.imported_from = {new: origin for new, origin in state.imported_from.items() if new in here}
-    _refuse_items_already_here(kept, items, set(state.imported_from.values()), kind, place, list_call)
+    origins = {origin: new for new, origin in state.imported_from.items()}
+    _refuse_items_already_here(kept, items, origins, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
     # Restored only where the ids can stay: each once, and within what the counter can hand out.
     # A state keeps its items in id order (the order they were made): an export listed in
@@ -416,7 +419,7 @@ def _origin(item: BackupItem) -> str:
 def _refuse_items_already_here(
     kept: Sequence[BackupItem],
     items: Sequence[BackupItem],
-    origins: set[str],
+    origins: Mapping[str, str],
     kind: str,
     place: str,
     list_call: str,
@@ -428,7 +431,7 @@ def _refuse_items_already_here(
     present = {_content(item): item.id for item in kept}
     made = {(item.id, item.created_at) for item in kept}
     here = [
-        (item.id, present.get(_content(item), item.id))
+        (item.id, present.get(_content(item)) or origins.get(_origin(item)) or item.id)
         for item in items
         if (item.id, item.created_at) in made or _content(item) in present or _origin(item) in origins
     ]
