@@ -49,7 +49,22 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   confirmation.refuses                           each confirmationRequired command refuses without
                                                  its confirmation and changes nothing
   confirmation.unverified                        no entity could be created to aim the command at, so
-                                                 its refusal proves nothing (warning)
+                                                 its refusal proves nothing (warning: it says how to
+                                                 declare sample arguments, below)
+  check.samples                                  `metadata.agentapps.checkSamples` is not a mapping of
+                                                 command to a list of strings (warning: not used)
+
+Sample arguments. Check creates an entity to aim each confirmation-gated command at, giving a
+creating command the word PLACEHOLDER; an app that validates that argument (a URL, an email)
+refuses it. A package may declare what to give instead, under the frontmatter's `metadata` (the
+seed's place for "fields a specific runtime or host tool needs"; no runtime is bound to read it):
+
+    metadata:
+      agentapps:
+        checkSamples:
+          add: ["ann@example.com"]        # a command (or path), then the arguments check appends
+
+Declared commands are tried first, in order, then check's own guesses.
 """
 
 from __future__ import annotations
@@ -101,6 +116,11 @@ MAX_PACKAGE_BYTES = 256 * 1024 * 1024
 # All runs of one package together may take this many times --timeout (each run takes at most
 # --timeout); past it the runs left are reported as not run (check.deadline), never as passed.
 DEADLINE_TIMEOUTS = 10
+# Where a package declares the arguments check gives its creating commands (see the docstring).
+SAMPLES_HOW = (
+    "declare the arguments check should give a creating command in APP.md's frontmatter: "
+    '`metadata: {agentapps: {checkSamples: {"<command>": ["<argument>", ...]}}}`'
+)
 
 
 # Where each rule comes from. seed: the format's two source documents (its recommendations are
@@ -115,6 +135,7 @@ SUITE_RULES = frozenset(
         "confirmation.unverified",
         "contract.no-success",
         "body.scheduling",
+        "check.samples",
     }
 )
 RUNTIME_RULES = frozenset(
@@ -398,6 +419,10 @@ class _Probe:
         )
         self.stopped = False
         self.deadline = time.monotonic() + DEADLINE_TIMEOUTS * options.timeout
+        # A command of the app's exited 0, so the seed's rule (JSON on success) was judged.
+        self.exited_zero = False
+        self.samples = _declared_samples(manifest, report)
+        self.samples_refused: list[str] = []  # declared samples that created nothing
 
     def run_all(self) -> None:
         unknown = self.run([UNKNOWN_COMMAND])
@@ -406,10 +431,8 @@ class _Probe:
                 "cli.unknown-command", "an unknown command succeeded; it must exit non-zero.", UNKNOWN_COMMAND
             )
         description = self._describe()
-        exited_zero = False
         for command in self._read_only_commands(description):
-            result = self.run([command])
-            exited_zero |= result is not None and result.exit_status == 0
+            self.run([command])
         if description is None:
             # The seed's one hard rule is JSON on success, so some command must be seen to succeed:
             # without describe, each declared command not gated by confirmation, bare, until one
@@ -417,17 +440,17 @@ class _Probe:
             for command in self._ungated_commands():
                 result = self.run(command.split(" "))
                 if result is not None and result.exit_status == 0:
-                    exited_zero = True
                     break
-        if not exited_zero and not self.stopped:
-            self.report.warning(
-                "contract.no-success",
-                "no command check could run without arguments succeeded, so JSON on success "
-                "(the seed's rule) was not seen.",
-                "APP.md commands",
-            )
         for command in self.manifest.confirmation_required:
             self._check_confirmation(command, description)
+        if not self.exited_zero and not self.stopped:
+            # Judged last: a creation from declared samples is a success seen too.
+            self.report.warning(
+                "contract.no-success",
+                "no command check ran succeeded, so JSON on success (the seed's rule) was not "
+                f"seen; a command that needs arguments is run only with samples: {SAMPLES_HOW}.",
+                "APP.md commands",
+            )
 
     def _ungated_commands(self) -> list[str]:
         gated = set(self.manifest.confirmation_required)
@@ -475,6 +498,9 @@ class _Probe:
             self.report.error(problem.rule, problem.message, where)
         for problem in invocation.warnings:
             self.report.warning(problem.rule, problem.message, where)
+        # describe is this suite"s, and the unknown command must fail: neither is the app"s own.
+        if args not in (["describe"], [UNKNOWN_COMMAND]):
+            self.exited_zero |= invocation.exit_status == 0
         return invocation
 
     def _past_deadline(self, where: str) -> None:
@@ -562,18 +588,31 @@ class _Probe:
             )
         if refused and target is None:
             # Aimed at an id that does not exist, a refusal may be NOT_FOUND: it proves nothing.
+            tried = (
+                f" The declared samples for {', '.join(self.samples_refused)} created nothing (no "
+                "`item.id` in a successful answer)."
+                if self.samples_refused
+                else ""
+            )
             self.report.warning(
                 "confirmation.unverified",
                 f"no entity could be created to aim {command} at, so its refusal without "
-                "confirmation could not be verified.",
+                f"confirmation could not be verified.{tried} If creating needs a valid value, "
+                f"{SAMPLES_HOW}.",
                 " ".join(args),
             )
 
     def _create_entity(self, description: dict[str, Any] | None) -> str | None:
-        """Make one entity with the first command that creates from text alone; its id, if any."""
+        """Make one entity: with the package's declared samples first, then with the first
+        command that creates from text alone; its id, if any."""
+        created = self._create_from_samples(description)
+        if created is not None:
+            return created
         if description is None:
             return self._create_without_describe()
         for name, command in description.items():
+            if name in self.samples:
+                continue  # tried with its samples
             arguments = command.get("arguments", [])
             if (
                 not command.get("mutatesState")
@@ -594,11 +633,55 @@ class _Probe:
         """Without describe, each declared command not gated by confirmation, given one sample
         word, until one answers a new entity (`item.id`), as the seed's `add <title>` does."""
         for command in self._ungated_commands():
-            created = self.run([*command.split(" "), PLACEHOLDER])
-            item = (created.envelope or {}).get("item") if created is not None and created.ok else None
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                return str(item["id"])
+            if command in self.samples:
+                continue  # tried with its samples
+            created = _created_id(self.run([*command.split(" "), PLACEHOLDER]))
+            if created is not None:
+                return created
         return None
+
+    def _create_from_samples(self, description: dict[str, Any] | None) -> str | None:
+        """The declared samples, in order, each of a command the package has and does not gate."""
+        known = set(description) if description is not None else set(self.manifest.commands)
+        gated = set(self.manifest.confirmation_required)
+        for command, arguments in self.samples.items():
+            if command not in known or command in gated:
+                continue
+            created = _created_id(self.run([*command.split(" "), *arguments]))
+            if created is not None:
+                return created
+            if command not in self.samples_refused:
+                self.samples_refused.append(command)
+        return None
+
+
+def _created_id(created: Invocation | None) -> str | None:
+    """The new entity's id from a successful answer (`item.id`), if it gave one."""
+    item = (created.envelope or {}).get("item") if created is not None and created.ok else None
+    return str(item["id"]) if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+
+
+def _declared_samples(manifest: AppManifest, report: Report) -> dict[str, list[str]]:
+    """`metadata.agentapps.checkSamples`: command → the arguments check appends to it. A value of
+    another shape is reported (check.samples) and not used."""
+    agentapps = (manifest.metadata or {}).get("agentapps")
+    declared = agentapps.get("checkSamples") if isinstance(agentapps, dict) else None
+    if declared is None:
+        return {}
+    if isinstance(declared, dict) and all(
+        isinstance(command, str)
+        and isinstance(arguments, list)
+        and all(isinstance(argument, str) for argument in arguments)
+        for command, arguments in declared.items()
+    ):
+        return {" ".join(command.split()): list(arguments) for command, arguments in declared.items()}
+    report.warning(
+        "check.samples",
+        "metadata.agentapps.checkSamples must map each command to a list of strings (the "
+        'arguments check appends to it, e.g. `add: ["ann@example.com"]`); it is not used.',
+        "APP.md frontmatter: metadata",
+    )
+    return {}
 
 
 @contextlib.contextmanager
