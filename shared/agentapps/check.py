@@ -32,6 +32,10 @@ Rules, in the order they run (warnings say so; every other finding is an error):
                                                  no sync-record.json, a file edited or removed since,
                                                  or an older kit version (warning: run `agentapps
                                                  sync`); a package without app/agentic_kit/ has none
+  schemas.stale                                  a package built on the kit whose schemas/ are not what
+                                                 `agentapps sync` would write from its app's models
+                                                 (warning: the seed leaves schemas/ to the package;
+                                                 an output they no longer describe is schemas.outputs)
   files.size                                     the package's files together (apparent size) are at
                                                  most MAX_PACKAGE_BYTES; larger is not copied or run
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
@@ -70,10 +74,13 @@ Declared commands are tried first, in order, then check's own guesses.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -116,6 +123,15 @@ MAX_PACKAGE_BYTES = 256 * 1024 * 1024
 # All runs of one package together may take this many times --timeout (each run takes at most
 # --timeout); past it the runs left are reported as not run (check.deadline), never as passed.
 DEADLINE_TIMEOUTS = 10
+# Run in a child on the package's copy (it imports the package's entry script, so never in this
+# process): the schemas/ files `agentapps sync` would write, change or remove, as JSON on the last line.
+STALE_SCHEMAS = (
+    "import json, sys\n"
+    "from pathlib import Path\n"
+    "from agentapps.sync import SCHEMA_FOLDER, plan\n"
+    "stale = plan(Path(sys.argv[1])).stale\n"
+    "print('\\n' + json.dumps([str(path) for path in stale if path.parent == SCHEMA_FOLDER]))\n"
+)
 # Where a package declares the arguments check gives its creating commands (see the docstring).
 SAMPLES_HOW = (
     "declare the arguments check should give a creating command in APP.md's frontmatter: "
@@ -136,6 +152,7 @@ SUITE_RULES = frozenset(
         "contract.no-success",
         "body.scheduling",
         "check.samples",
+        "schemas.stale",
     }
 )
 RUNTIME_RULES = frozenset(
@@ -425,6 +442,7 @@ class _Probe:
         self.samples_refused: list[str] = []  # declared samples that created nothing
 
     def run_all(self) -> None:
+        self._check_schemas_synced()
         unknown = self.run([UNKNOWN_COMMAND])
         if unknown is not None and unknown.exit_status == 0 and not unknown.violations:
             self.report.error(
@@ -450,6 +468,36 @@ class _Probe:
                 "no command check ran succeeded, so JSON on success (the seed's rule) was not "
                 f"seen; a command that needs arguments is run only with samples: {SAMPLES_HOW}.",
                 "APP.md commands",
+            )
+
+    def _check_schemas_synced(self) -> None:
+        """schemas.stale, for a package built on the kit (app/agentic_kit/): sync builds its
+        schemas/ from its app's models, so they should be what sync would write now. A package
+        sync cannot load (no kit app, an import that fails) is not judged here: its runs are."""
+        root = self.package.root
+        if not (root / KIT_FOLDER).is_dir() or self.deadline <= time.monotonic():
+            return
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", STALE_SCHEMAS, str(root)],
+                cwd=root,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=min(self.options.timeout, self.deadline - time.monotonic()),
+            )
+            stale = json.loads((done.stdout.strip().splitlines() or ["null"])[-1])
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            return
+        if done.returncode != 0 or not isinstance(stale, list):
+            return
+        for path in stale:
+            self.report.warning(
+                "schemas.stale",
+                f"{path} is not what `agentapps sync` would write from the app's models (missing, "
+                "different, or generated no longer): run `agentapps sync` on the package, so that "
+                "its outputs are checked against what the app prints now.",
+                str(path),
             )
 
     def _ungated_commands(self) -> list[str]:
