@@ -653,9 +653,9 @@ class _Probe:
     def _create_entity(self, description: dict[str, Any] | None) -> str | None:
         """Make one entity: with the package's declared samples first, then with the first
         command that creates from text alone; its id, if any."""
-        created = self._create_from_samples(description)
-        if created is not None:
-            return created
+        sampled = self._create_from_samples(description)
+        if sampled is not None:
+            return sampled
         if description is None:
             return self._create_without_describe()
         for name, command in description.items():
@@ -671,10 +671,11 @@ class _Probe:
                 continue
             if any(argument.get("name") == "id" for argument in arguments):
                 continue
-            created = self.run([name] + [PLACEHOLDER for argument in arguments if argument.get("required")])
-            item = (created.envelope or {}).get("item") if created is not None and created.ok else None
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                return str(item["id"])
+            created = _created_id(
+                self.run([name] + [PLACEHOLDER for argument in arguments if argument.get("required")])
+            )
+            if created is not None:
+                return created
         return None
 
     def _create_without_describe(self) -> str | None:
