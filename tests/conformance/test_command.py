@@ -168,6 +168,8 @@ def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[
         "  FAIL  suite     an-untrusted-package-runs-only-with-approval\n"
         "        the adapter cannot start: /no/such/adapter: No such file or directory\n"
         "/no/such/adapter: 0/1 cases, 0/0 required\n"
+        "no case the seed requires ran; 1 of this suite's own conventions did not (a runtime need not "
+        "keep them)\n"
     )
 
 
@@ -188,3 +190,22 @@ def test_human_text_keeps_every_line_of_a_difference_under_its_rule() -> None:
         "        protocol: the adapter's stdout is not exactly one JSON document (Extra data): {}",
         "        {}",
     ]
+
+
+@pytest.mark.parametrize(
+    ("counts", "verdict"),
+    [
+        ((2, 1, 1, 0, 1, 1), "1 of the seed's required cases failed: the runtime breaks the seed"),
+        (
+            (2, 1, 1, 1, 1, 0),
+            "every case the seed requires passed; 1 of this suite's own conventions did not (a runtime "
+            "need not keep them)",
+        ),
+        ((2, 2, 1, 1, 1, 1), None),
+    ],
+    ids=["a required case failed", "only a suite case failed", "all passed"],
+)
+def test_human_text_ends_saying_which_tier_failed(counts: tuple[int, ...], verdict: str | None) -> None:
+    keys = ("cases", "passed", "required", "requiredPassed", "suite", "suitePassed")
+    text = human_report({"summary": "r: the line", **dict(zip(keys, counts, strict=True))}, [])
+    assert text.splitlines()[-1] == (verdict or "r: the line")
