@@ -32,6 +32,10 @@ Rules, in the order they run (warnings say so; every other finding is an error):
                                                  no sync-record.json, a file edited or removed since,
                                                  or an older kit version (warning: run `agentapps
                                                  sync`); a package without app/agentic_kit/ has none
+  schemas.stale                                  a package built on the kit whose schemas/ are not what
+                                                 `agentapps sync` would write from its app's models
+                                                 (warning: the seed leaves schemas/ to the package;
+                                                 an output they no longer describe is schemas.outputs)
   files.size                                     the package's files together (apparent size) are at
                                                  most MAX_PACKAGE_BYTES; larger is not copied or run
   entry.runs, entry.timeout                      entry.command runs from the package root, in time
@@ -49,16 +53,34 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   confirmation.refuses                           each confirmationRequired command refuses without
                                                  its confirmation and changes nothing
   confirmation.unverified                        no entity could be created to aim the command at, so
-                                                 its refusal proves nothing (warning)
+                                                 its refusal proves nothing (warning: it says how to
+                                                 declare sample arguments, below)
+  check.samples                                  `metadata.agentapps.checkSamples` is not a mapping of
+                                                 command to a list of strings (warning: not used)
+
+Sample arguments. Check creates an entity to aim each confirmation-gated command at, giving a
+creating command the word PLACEHOLDER; an app that validates that argument (a URL, an email)
+refuses it. A package may declare what to give instead, under the frontmatter's `metadata` (the
+seed's place for "fields a specific runtime or host tool needs"; no runtime is bound to read it):
+
+    metadata:
+      agentapps:
+        checkSamples:
+          add: ["ann@example.com"]        # a command (or path), then the arguments check appends
+
+Declared commands are tried first, in order, then check's own guesses.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -101,6 +123,20 @@ MAX_PACKAGE_BYTES = 256 * 1024 * 1024
 # All runs of one package together may take this many times --timeout (each run takes at most
 # --timeout); past it the runs left are reported as not run (check.deadline), never as passed.
 DEADLINE_TIMEOUTS = 10
+# Run in a child on the package's copy (it imports the package's entry script, so never in this
+# process): the schemas/ files `agentapps sync` would write, change or remove, as JSON on the last line.
+STALE_SCHEMAS = (
+    "import json, sys\n"
+    "from pathlib import Path\n"
+    "from agentapps.sync import SCHEMA_FOLDER, plan\n"
+    "stale = plan(Path(sys.argv[1])).stale\n"
+    "print('\\n' + json.dumps([str(path) for path in stale if path.parent == SCHEMA_FOLDER]))\n"
+)
+# Where a package declares the arguments check gives its creating commands (see the docstring).
+SAMPLES_HOW = (
+    "declare the arguments check should give a creating command in APP.md's frontmatter: "
+    '`metadata: {agentapps: {checkSamples: {"<command>": ["<argument>", ...]}}}`'
+)
 
 
 # Where each rule comes from. seed: the format's two source documents (its recommendations are
@@ -115,6 +151,8 @@ SUITE_RULES = frozenset(
         "confirmation.unverified",
         "contract.no-success",
         "body.scheduling",
+        "check.samples",
+        "schemas.stale",
     }
 )
 RUNTIME_RULES = frozenset(
@@ -398,18 +436,21 @@ class _Probe:
         )
         self.stopped = False
         self.deadline = time.monotonic() + DEADLINE_TIMEOUTS * options.timeout
+        # A command of the app's exited 0, so the seed's rule (JSON on success) was judged.
+        self.exited_zero = False
+        self.samples = _declared_samples(manifest, report)
+        self.samples_refused: list[str] = []  # declared samples that created nothing
 
     def run_all(self) -> None:
+        self._check_schemas_synced()
         unknown = self.run([UNKNOWN_COMMAND])
         if unknown is not None and unknown.exit_status == 0 and not unknown.violations:
             self.report.error(
                 "cli.unknown-command", "an unknown command succeeded; it must exit non-zero.", UNKNOWN_COMMAND
             )
         description = self._describe()
-        exited_zero = False
         for command in self._read_only_commands(description):
-            result = self.run([command])
-            exited_zero |= result is not None and result.exit_status == 0
+            self.run([command])
         if description is None:
             # The seed's one hard rule is JSON on success, so some command must be seen to succeed:
             # without describe, each declared command not gated by confirmation, bare, until one
@@ -417,17 +458,47 @@ class _Probe:
             for command in self._ungated_commands():
                 result = self.run(command.split(" "))
                 if result is not None and result.exit_status == 0:
-                    exited_zero = True
                     break
-        if not exited_zero and not self.stopped:
-            self.report.warning(
-                "contract.no-success",
-                "no command check could run without arguments succeeded, so JSON on success "
-                "(the seed's rule) was not seen.",
-                "APP.md commands",
-            )
         for command in self.manifest.confirmation_required:
             self._check_confirmation(command, description)
+        if not self.exited_zero and not self.stopped:
+            # Judged last: a creation from declared samples is a success seen too.
+            self.report.warning(
+                "contract.no-success",
+                "no command check ran succeeded, so JSON on success (the seed's rule) was not "
+                f"seen; a command that needs arguments is run only with samples: {SAMPLES_HOW}.",
+                "APP.md commands",
+            )
+
+    def _check_schemas_synced(self) -> None:
+        """schemas.stale, for a package built on the kit (app/agentic_kit/): sync builds its
+        schemas/ from its app's models, so they should be what sync would write now. A package
+        sync cannot load (no kit app, an import that fails) is not judged here: its runs are."""
+        root = self.package.root
+        if not (root / KIT_FOLDER).is_dir() or self.deadline <= time.monotonic():
+            return
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", STALE_SCHEMAS, str(root)],
+                cwd=root,
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=min(self.options.timeout, self.deadline - time.monotonic()),
+            )
+            stale = json.loads((done.stdout.strip().splitlines() or ["null"])[-1])
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            return
+        if done.returncode != 0 or not isinstance(stale, list):
+            return
+        for path in stale:
+            self.report.warning(
+                "schemas.stale",
+                f"{path} is not what `agentapps sync` would write from the app's models (missing, "
+                "different, or generated no longer): run `agentapps sync` on the package, so that "
+                "its outputs are checked against what the app prints now.",
+                str(path),
+            )
 
     def _ungated_commands(self) -> list[str]:
         gated = set(self.manifest.confirmation_required)
@@ -475,6 +546,9 @@ class _Probe:
             self.report.error(problem.rule, problem.message, where)
         for problem in invocation.warnings:
             self.report.warning(problem.rule, problem.message, where)
+        # describe is this suite"s, and the unknown command must fail: neither is the app"s own.
+        if args not in (["describe"], [UNKNOWN_COMMAND]):
+            self.exited_zero |= invocation.exit_status == 0
         return invocation
 
     def _past_deadline(self, where: str) -> None:
@@ -562,18 +636,31 @@ class _Probe:
             )
         if refused and target is None:
             # Aimed at an id that does not exist, a refusal may be NOT_FOUND: it proves nothing.
+            tried = (
+                f" The declared samples for {', '.join(self.samples_refused)} created nothing (no "
+                "`item.id` in a successful answer)."
+                if self.samples_refused
+                else ""
+            )
             self.report.warning(
                 "confirmation.unverified",
                 f"no entity could be created to aim {command} at, so its refusal without "
-                "confirmation could not be verified.",
+                f"confirmation could not be verified.{tried} If creating needs a valid value, "
+                f"{SAMPLES_HOW}.",
                 " ".join(args),
             )
 
     def _create_entity(self, description: dict[str, Any] | None) -> str | None:
-        """Make one entity with the first command that creates from text alone; its id, if any."""
+        """Make one entity: with the package's declared samples first, then with the first
+        command that creates from text alone; its id, if any."""
+        sampled = self._create_from_samples(description)
+        if sampled is not None:
+            return sampled
         if description is None:
             return self._create_without_describe()
         for name, command in description.items():
+            if name in self.samples:
+                continue  # tried with its samples
             arguments = command.get("arguments", [])
             if (
                 not command.get("mutatesState")
@@ -584,21 +671,66 @@ class _Probe:
                 continue
             if any(argument.get("name") == "id" for argument in arguments):
                 continue
-            created = self.run([name] + [PLACEHOLDER for argument in arguments if argument.get("required")])
-            item = (created.envelope or {}).get("item") if created is not None and created.ok else None
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                return str(item["id"])
+            created = _created_id(
+                self.run([name] + [PLACEHOLDER for argument in arguments if argument.get("required")])
+            )
+            if created is not None:
+                return created
         return None
 
     def _create_without_describe(self) -> str | None:
         """Without describe, each declared command not gated by confirmation, given one sample
         word, until one answers a new entity (`item.id`), as the seed's `add <title>` does."""
         for command in self._ungated_commands():
-            created = self.run([*command.split(" "), PLACEHOLDER])
-            item = (created.envelope or {}).get("item") if created is not None and created.ok else None
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                return str(item["id"])
+            if command in self.samples:
+                continue  # tried with its samples
+            created = _created_id(self.run([*command.split(" "), PLACEHOLDER]))
+            if created is not None:
+                return created
         return None
+
+    def _create_from_samples(self, description: dict[str, Any] | None) -> str | None:
+        """The declared samples, in order, each of a command the package has and does not gate."""
+        known = set(description) if description is not None else set(self.manifest.commands)
+        gated = set(self.manifest.confirmation_required)
+        for command, arguments in self.samples.items():
+            if command not in known or command in gated:
+                continue
+            created = _created_id(self.run([*command.split(" "), *arguments]))
+            if created is not None:
+                return created
+            if command not in self.samples_refused:
+                self.samples_refused.append(command)
+        return None
+
+
+def _created_id(created: Invocation | None) -> str | None:
+    """The new entity's id from a successful answer (`item.id`), if it gave one."""
+    item = (created.envelope or {}).get("item") if created is not None and created.ok else None
+    return str(item["id"]) if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+
+
+def _declared_samples(manifest: AppManifest, report: Report) -> dict[str, list[str]]:
+    """`metadata.agentapps.checkSamples`: command → the arguments check appends to it. A value of
+    another shape is reported (check.samples) and not used."""
+    agentapps = (manifest.metadata or {}).get("agentapps")
+    declared = agentapps.get("checkSamples") if isinstance(agentapps, dict) else None
+    if declared is None:
+        return {}
+    if isinstance(declared, dict) and all(
+        isinstance(command, str)
+        and isinstance(arguments, list)
+        and all(isinstance(argument, str) for argument in arguments)
+        for command, arguments in declared.items()
+    ):
+        return {" ".join(command.split()): list(arguments) for command, arguments in declared.items()}
+    report.warning(
+        "check.samples",
+        "metadata.agentapps.checkSamples must map each command to a list of strings (the "
+        'arguments check appends to it, e.g. `add: ["ann@example.com"]`); it is not used.',
+        "APP.md frontmatter: metadata",
+    )
+    return {}
 
 
 @contextlib.contextmanager

@@ -53,6 +53,7 @@ from .errors import (
     CONFORMANCE_FAILED,
     PACKAGE_INVALID,
     SCENARIO_FAILED,
+    SUITE_CASES_FAILED,
     ToolkitError,
     toolkit_error,
 )
@@ -523,7 +524,9 @@ def conformance(
     ] = False,
 ) -> Payload:
     """Run the conformance cases through a runtime's adapter: per case, pass or every difference
-    by JSON path, and a summary line. Any failed case fails the run.
+    by JSON path, and a summary line. A failed case the seed requires is CONFORMANCE_FAILED (15);
+    when every required case passed, a failed case of this suite's own conventions is
+    SUITE_CASES_FAILED (17).
 
     The adapter runs the packages the cases name (copies, in a fresh folder per case), so the
     trust rule applies to the suite the cases come from.
@@ -547,13 +550,30 @@ def conformance(
     require_trust(sorted({case.suite_root.resolve() for case in chosen}), approve)
     run = run_cases(chosen, command_adapter(runtime), runtime, jobs=jobs, keep=keep)
     results = [result.as_dict() for result in run.results]
-    if run.failed:
-        first = run.failed[0]
+    details: dict[str, object] = {"summary": run.as_dict(), "items": results}
+    if run.required_failed:
+        first = run.required_failed[0]
         raise toolkit_error(
             CONFORMANCE_FAILED,
-            f"{run.summary}. First failed: {first.case.name}.",
+            f"{run.summary}. First failed of the seed's required cases: {first.case.name}.",
             "Each failed case names its step and every difference; --human prints them all.",
-            details={"summary": run.as_dict(), "items": results},
+            details=details,
+        )
+    if run.failed:
+        # Every required case passed: what failed is this suite's own conventions, not the seed's.
+        raise toolkit_error(
+            SUITE_CASES_FAILED,
+            f"{run.summary}: "
+            + (
+                "every case the seed requires passed"
+                if run.counts()["required"]
+                else "no case the seed requires ran"
+            )
+            + f"; {len(run.failed)} of this suite's own conventions did not. First failed: "
+            f"{run.failed[0].case.name}.",
+            "A runtime need not keep this suite's conventions (level `suite`); `--required` runs only "
+            "the seed's cases. Each failed case names its step and every difference.",
+            details=details,
         )
     return {"summary": run.as_dict(), **list_payload(results)}
 

@@ -14,7 +14,10 @@ CONTRACT_VIOLATION = "CONTRACT_VIOLATION"  # the app's output broke the CLI cont
 TIMEOUT = "TIMEOUT"  # the app ran past --timeout and was killed
 CHECK_FAILED = "CHECK_FAILED"  # `check` found at least one error
 SCENARIO_FAILED = "SCENARIO_FAILED"  # `replay`: a step did not give what its scenario expects
-CONFORMANCE_FAILED = "CONFORMANCE_FAILED"  # `conformance`: a runtime failed a case
+CONFORMANCE_FAILED = "CONFORMANCE_FAILED"  # `conformance`: a runtime failed a case the seed requires
+# `conformance`: every required case passed (the runtime does what the seed requires), but a case
+# of this suite's own conventions failed: reported apart, so a runtime author can adopt the cases.
+SUITE_CASES_FAILED = "SUITE_CASES_FAILED"
 # The app failed (non-zero exit) without a structured JSON error, which the format recommends but
 # does not require. Its exit status is the app's own, relayed (128 + N when signal N ended it),
 # so it has no entry in the table below; error.details carries exitStatus, stdout and stderr.
@@ -30,6 +33,7 @@ TOOLKIT_EXIT_STATUS = {
     SCENARIO_FAILED: 14,
     CONFORMANCE_FAILED: 15,
     ANSWER_TOO_LARGE: 16,
+    SUITE_CASES_FAILED: 17,
 }
 
 

@@ -33,6 +33,9 @@ def test_a_run_that_passes_lists_every_case_and_a_summary() -> None:
         "passed": 2,
         "required": 0,
         "requiredPassed": 0,
+        "suite": 2,
+        "suitePassed": 2,
+        "conforms": True,
     }
     assert envelope["items"][0] == {
         "case": "catalog/trust-follows-the-folders-the-user-trusts",
@@ -47,15 +50,20 @@ def test_a_run_that_passes_lists_every_case_and_a_summary() -> None:
     }
 
 
-def test_a_run_with_a_failed_case_is_conformance_failed_with_every_result(
+def test_a_run_whose_failed_cases_are_all_the_suites_is_suite_cases_failed_with_every_result(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(COLLECTION.parent)  # `-m tests...` finds the wrong adapter from there
     status, envelope = conformance("--runtime", IGNORES_TRUST, *map(str, TRUST_CASES))
     error = envelope["error"]
-    assert (status, error["code"]) == (15, "CONFORMANCE_FAILED")
+    assert (status, error["code"]) == (17, "SUITE_CASES_FAILED")
     first = "catalog/trust-follows-the-folders-the-user-trusts"
-    assert error["message"] == f"{IGNORES_TRUST}: 0/2 cases, 0/0 required. First failed: {first}."
+    assert error["message"] == (
+        f"{IGNORES_TRUST}: 0/2 cases, 0/0 required: no case the seed requires ran; 2 of this "
+        f"suite's own conventions did not. First failed: {first}."
+    )
+    assert error["details"]["summary"]["conforms"] is True
+    assert (error["details"]["summary"]["suite"], error["details"]["summary"]["suitePassed"]) == (2, 0)
     [catalog, run] = error["details"]["items"]
     assert catalog["failure"] == {
         "step": 1,
@@ -69,6 +77,24 @@ def test_a_run_with_a_failed_case_is_conformance_failed_with_every_result(
     assert run["failure"]["operation"] == (
         "AGENTAPPS_TRUSTED='' run {case}/packages/writes-outside-its-folder -- list"
     )
+
+
+def test_a_failed_required_case_is_conformance_failed_whatever_the_suites_cases_gave(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A runtime that lets a leading flag skip the gate breaks the seed: 15, even beside a suite
+    case it fails too, and the message names the required case first."""
+    monkeypatch.chdir(COLLECTION.parent)
+    gate = CASES_DIR / "run" / "a-leading-option-never-skips-the-gate.json"
+    adapter = f"{sys.executable} -m tests.conformance.adapters.lets_a_leading_flag_skip_the_gate"
+    status, envelope = conformance("--runtime", adapter, str(gate))
+    error = envelope["error"]
+    assert (status, error["code"]) == (15, "CONFORMANCE_FAILED")
+    assert error["message"] == (
+        f"{adapter}: 0/1 cases, 0/1 required. First failed of the seed's required cases: "
+        "run/a-leading-option-never-skips-the-gate."
+    )
+    assert error["details"]["summary"]["conforms"] is False
 
 
 def test_required_runs_only_the_cases_the_seed_requires() -> None:
@@ -134,12 +160,16 @@ def test_a_file_that_is_not_a_case_is_a_validation_error_naming_it(tmp_path: Pat
 
 def test_human_text_says_why_a_case_could_not_run(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["conformance", "--human", "--runtime", "/no/such/adapter", str(TRUST_CASES[1])]
-    assert runner.run(cli.app, args, human.render) == 15
+    assert (
+        runner.run(cli.app, args, human.render) == 17
+    )  # SUITE_CASES_FAILED: the one case given is the suite's
     assert capsys.readouterr().out == (
         "run\n"
         "  FAIL  suite     an-untrusted-package-runs-only-with-approval\n"
         "        the adapter cannot start: /no/such/adapter: No such file or directory\n"
         "/no/such/adapter: 0/1 cases, 0/0 required\n"
+        "no case the seed requires ran; 1 of this suite's own conventions did not (a runtime need not "
+        "keep them)\n"
     )
 
 
@@ -160,3 +190,22 @@ def test_human_text_keeps_every_line_of_a_difference_under_its_rule() -> None:
         "        protocol: the adapter's stdout is not exactly one JSON document (Extra data): {}",
         "        {}",
     ]
+
+
+@pytest.mark.parametrize(
+    ("counts", "verdict"),
+    [
+        ((2, 1, 1, 0, 1, 1), "1 of the seed's required cases failed: the runtime breaks the seed"),
+        (
+            (2, 1, 1, 1, 1, 0),
+            "every case the seed requires passed; 1 of this suite's own conventions did not (a runtime "
+            "need not keep them)",
+        ),
+        ((2, 2, 1, 1, 1, 1), None),
+    ],
+    ids=["a required case failed", "only a suite case failed", "all passed"],
+)
+def test_human_text_ends_saying_which_tier_failed(counts: tuple[int, ...], verdict: str | None) -> None:
+    keys = ("cases", "passed", "required", "requiredPassed", "suite", "suitePassed")
+    text = human_report({"summary": "r: the line", **dict(zip(keys, counts, strict=True))}, [])
+    assert text.splitlines()[-1] == (verdict or "r: the line")

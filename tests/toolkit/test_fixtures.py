@@ -79,6 +79,8 @@ EXPECTED: dict[str, Expected] = {
     "exits-zero-on-error": Expected(rules("output.exit-status"), warnings=UNVERIFIED),
     "hangs": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
     "deletes-without-confirmation": Expected(rules("confirmation.refuses")),
+    # Its add refuses anything but an email: check aims remove through the sample it declares.
+    "creates-from-an-email": Expected(),
     # Safety: what a package must never achieve.
     "hangs-in-a-new-session": Expected(rules("entry.timeout"), run=("TIMEOUT", 12), hang_risk=True),
     "holds-stdout-in-a-new-session": Expected(hang_risk=True, warnings=UNVERIFIED),

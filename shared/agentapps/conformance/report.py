@@ -27,7 +27,21 @@ def human_report(summary: dict[str, Any], results: list[dict[str, Any]]) -> str:
                 lines += _indented(f"step {failure['step']} of {result['steps']}: {failure['operation']}")
                 lines += [line for difference in failure["differences"] for line in _indented(difference)]
     lines.append(summary["summary"])
+    lines += _verdict(summary)
     return "\n".join(lines)
+
+
+def _verdict(summary: dict[str, Any]) -> list[str]:
+    """After a failure, which tier failed: the seed's required cases, or only this suite's own
+    conventions (which a runtime need not keep). Nothing when every case passed."""
+    if "required" not in summary or summary["passed"] == summary["cases"]:
+        return []
+    required_failed = summary["required"] - summary["requiredPassed"]
+    suite_failed = summary["suite"] - summary["suitePassed"]
+    if required_failed:
+        return [f"{required_failed} of the seed's required cases failed: the runtime breaks the seed"]
+    ran = "every case the seed requires passed" if summary["required"] else "no case the seed requires ran"
+    return [f"{ran}; {suite_failed} of this suite's own conventions did not (a runtime need not keep them)"]
 
 
 def _indented(text: str) -> list[str]:

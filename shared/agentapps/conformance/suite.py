@@ -83,6 +83,11 @@ class ConformanceRun:
     def failed(self) -> list[CaseResult]:
         return [result for result in self.results if not result.passed]
 
+    @property
+    def required_failed(self) -> list[CaseResult]:
+        """The failed cases the seed requires of every runtime (the rest are this suite's own)."""
+        return [result for result in self.failed if result.case.level == "required"]
+
     def counts(self) -> dict[str, int]:
         required = [result for result in self.results if result.case.level == "required"]
         return {
@@ -90,6 +95,8 @@ class ConformanceRun:
             "passed": sum(result.passed for result in self.results),
             "required": len(required),
             "requiredPassed": sum(result.passed for result in required),
+            "suite": len(self.results) - len(required),
+            "suitePassed": sum(result.passed for result in self.results if result.case.level != "required"),
         }
 
     @property
@@ -102,7 +109,9 @@ class ConformanceRun:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        return {"runtime": self.runtime, "summary": self.summary, **self.counts()}
+        # conforms: no case the seed requires failed, whatever this suite's own cases gave.
+        conforms = not self.required_failed
+        return {"runtime": self.runtime, "summary": self.summary, **self.counts(), "conforms": conforms}
 
 
 def run_case(case: Case, adapter: Adapter, *, keep: bool = False) -> CaseResult:

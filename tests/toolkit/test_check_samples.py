@@ -1,0 +1,102 @@
+"""`check`'s sample arguments: a package whose create command validates its argument (here, an
+email address) declares what check should give it under `metadata.agentapps.checkSamples`, so the
+confirmation probe is aimed at a real entity; without them, `confirmation.unverified` says how to
+declare them. The fixture `creates-from-an-email` refuses `add` of anything but an email."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import FIXTURES, ToolkitResult
+
+FIXTURE = "creates-from-an-email"
+SAMPLES = '    checkSamples:\n      add: ["ann@example.com"]\n'
+HOW = 'metadata: {agentapps: {checkSamples: {"<command>": ["<argument>", ...]}}}'
+
+
+@pytest.fixture
+def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A trusted copy of the fixture, with its state nowhere near the fixture's own folder."""
+    target = tmp_path / "packages" / FIXTURE
+    shutil.copytree(FIXTURES / FIXTURE, target)
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(target.parent))
+    return target
+
+
+def declare(package: Path, samples: str) -> None:
+    """Replace the fixture's declared samples (the lines under `agentapps:`) with `samples`."""
+    app_md = package / "APP.md"
+    text = app_md.read_text()
+    assert SAMPLES in text
+    app_md.write_text(text.replace(SAMPLES, samples))
+
+
+def check(agentapps: Callable[..., ToolkitResult], package: Path, *extra: str) -> tuple[int, list[Any]]:
+    result = agentapps("check", str(package), *extra)
+    reports = (
+        result.envelope["items"] if result.envelope["ok"] else result.envelope["error"]["details"]["items"]
+    )
+    return result.exit_status, [(f["rule"], f["severity"], f["message"]) for f in reports[0]["findings"]]
+
+
+def test_declared_samples_aim_the_probe_at_a_created_entity(
+    agentapps: Callable[..., ToolkitResult], package: Path
+) -> None:
+    assert check(agentapps, package) == (0, [])
+
+
+def test_without_samples_the_refusal_is_unverified_and_the_finding_says_how_to_declare_them(
+    agentapps: Callable[..., ToolkitResult], package: Path
+) -> None:
+    declare(package, "    other: {}\n")
+    status, found = check(agentapps, package)
+    assert status == 0
+    assert [(rule, severity) for rule, severity, _ in found] == [("confirmation.unverified", "warning")]
+    assert HOW in found[0][2]
+
+
+def test_a_remove_that_ignores_confirm_is_caught_only_through_the_samples(
+    agentapps: Callable[..., ToolkitResult], package: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REMOVE_IGNORES_CONFIRM", "1")
+    status, found = check(agentapps, package, "--env", "REMOVE_IGNORES_CONFIRM")
+    assert status == 13
+    assert {(rule, severity) for rule, severity, _ in found} == {("confirmation.refuses", "error")}
+    assert any("remove succeeded without its confirmation" in message for _, _, message in found)
+    # Without a contact to aim at, the same fault answers NOT_FOUND and stays unseen.
+    declare(package, "    other: {}\n")
+    status, found = check(agentapps, package, "--env", "REMOVE_IGNORES_CONFIRM")
+    assert (status, [rule for rule, _, _ in found]) == (0, ["confirmation.unverified"])
+
+
+def test_a_sample_the_app_refuses_is_named_in_the_finding(
+    agentapps: Callable[..., ToolkitResult], package: Path
+) -> None:
+    declare(package, '    checkSamples:\n      add: ["not an email"]\n')
+    status, found = check(agentapps, package)
+    assert (status, [rule for rule, _, _ in found]) == (0, ["confirmation.unverified"])
+    assert "The declared samples for add created nothing" in found[0][2]
+
+
+@pytest.mark.parametrize(
+    "samples",
+    ['    checkSamples:\n      add: "ann@example.com"\n', "    checkSamples: [add]\n"],
+    ids=["a string, not a list", "a list, not a mapping"],
+)
+def test_samples_of_another_shape_are_reported_and_not_used(
+    agentapps: Callable[..., ToolkitResult], package: Path, samples: str
+) -> None:
+    declare(package, samples)
+    status, found = check(agentapps, package)
+    assert status == 0
+    assert [(rule, severity) for rule, severity, _ in found] == [
+        ("check.samples", "warning"),
+        ("confirmation.unverified", "warning"),
+    ]
+    assert re.search(r"checkSamples must map each command to a list of strings", found[0][2])
