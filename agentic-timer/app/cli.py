@@ -36,6 +36,7 @@ from agentic_kit import (
     change_one,
     check_bound,
     check_query,
+    exclusive,
     file_path,
     format_timestamp,
     item_payload,
@@ -83,6 +84,7 @@ STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
 
 
 @app.command(mutates=True)
+@exclusive(("--duration", "--due-at", "--stopwatch"))
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
@@ -235,7 +237,9 @@ def _view_at(timer: Timer, moment: Moment) -> dict[str, object]:
 @app.command(mutates=True)
 def extend(
     timer_id: TimerId,
-    duration: Annotated[str, typer.Argument(help="Time to add: 90s, 25m, 1h30m, PT25M.")],
+    duration: Annotated[
+        str, typer.Argument(parser=inputs.time_to_add, help="Time to add: 90s, 25m, 1h30m, PT25M.")
+    ],
 ) -> Payload:
     """Add time to a running or paused countdown; its due time moves later by that much."""
     timer_id = inputs.check_timer_id(timer_id)
