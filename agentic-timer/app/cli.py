@@ -22,7 +22,6 @@ import sys
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from functools import partial
 from typing import Annotated, Literal
 
 import typer
@@ -249,7 +248,7 @@ def extend(
         app.store(),
         timer_id,
         operations.find_timer,
-        partial(operations.extend_timer, duration_ms=added),
+        lambda timer: operations.extend_timer(timer, duration_ms=added, now=moment.stamp()),
         shown=lambda timer: _view_at(timer, moment),
     )
 
@@ -266,7 +265,7 @@ def rename(
         app.store(),
         timer_id,
         operations.find_timer,
-        partial(operations.rename_timer, label=label),
+        lambda timer: operations.rename_timer(timer, label=label, now=moment.stamp()),
         shown=lambda timer: _view_at(timer, moment),
     )
 
