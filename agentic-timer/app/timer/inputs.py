@@ -85,7 +85,7 @@ def duration_until(text: str, now: datetime) -> int:
     try:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
-        hint = OutOfRange.hint if isinstance(error, OutOfRange) else "Write it like 2026-04-05T09:30:00Z."
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
     what = f"--due-at {quoted(text)}"
     if to_ms(due) <= to_ms(now):
