@@ -85,7 +85,8 @@ def duration_until(text: str, now: datetime) -> int:
     try:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
-        hint = OutOfRange.hint if isinstance(error, OutOfRange) else "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
+        written = "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else written
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
     what = f"--due-at {quoted(text)}"
     if to_ms(due) <= to_ms(now):
