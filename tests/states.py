@@ -359,10 +359,9 @@ BREAKS: dict[str, Break] = {
     "createdAt other than startedAt": entity(
         TIMER, _after_the_first_moment("startedAt"), createdAt=lambda timer: _before(timer["startedAt"])
     ),
-    "a paused timer changed after its pause": entity(
-        TIMER,
-        lambda timer: timer["status"] == "paused" and timer["pausedAt"] < "9997",
-        updatedAt="9997-12-31T23:59:59.999Z",
+    # A rename or an extend after the pause moves updatedAt past pausedAt; before it, never.
+    "a paused timer changed before its pause": entity(
+        TIMER, lambda timer: timer["status"] == "paused", updatedAt=lambda timer: _before(timer["pausedAt"])
     ),
     "paused for longer than it has existed": entity(
         TIMER, pausedMs=lambda timer: ms(timer["updatedAt"]) - ms(timer["startedAt"]) + 1

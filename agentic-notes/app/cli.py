@@ -37,6 +37,7 @@ from agentic_kit import (
     check_bound,
     check_due,
     check_query,
+    exclusive,
     file_path,
     item_payload,
     limit_option,
@@ -93,6 +94,7 @@ DueAt = Annotated[str | None, typer.Option(help="Follow-up: YYYY-MM-DD or an ISO
 
 
 @app.command(mutates=True)
+@exclusive(("--body", "--body-file"))
 def add(
     title: Annotated[str, typer.Argument(help="The note's title (one line).")],
     body: BodyText = None,
@@ -155,6 +157,7 @@ def get(note_id: NoteId) -> Payload:
 
 
 @app.command(mutates=True)
+@exclusive(("--body", "--body-file"), ("--due-at", "--clear-due-at"))
 def update(
     note_id: NoteId,
     title: Annotated[str | None, typer.Option(help="New title.")] = None,

@@ -22,7 +22,6 @@ import sys
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from functools import partial
 from typing import Annotated, Literal
 
 import typer
@@ -36,6 +35,7 @@ from agentic_kit import (
     change_one,
     check_bound,
     check_query,
+    exclusive,
     file_path,
     format_timestamp,
     item_payload,
@@ -85,6 +85,7 @@ STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
 
 
 @app.command(mutates=True)
+@exclusive(("--duration", "--due-at", "--stopwatch"))
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
@@ -237,7 +238,9 @@ def _view_at(timer: Timer, moment: Moment) -> dict[str, object]:
 @app.command(mutates=True)
 def extend(
     timer_id: TimerId,
-    duration: Annotated[str, typer.Argument(help="Time to add: 90s, 25m, 1h30m, PT25M.")],
+    duration: Annotated[
+        str, typer.Argument(parser=inputs.time_to_add, help="Time to add: 90s, 25m, 1h30m, PT25M.")
+    ],
 ) -> Payload:
     """Add time to a running or paused countdown; its due time moves later by that much."""
     timer_id = inputs.check_timer_id(timer_id)
@@ -247,7 +250,7 @@ def extend(
         app.store(),
         timer_id,
         operations.find_timer,
-        partial(operations.extend_timer, duration_ms=added),
+        lambda timer: operations.extend_timer(timer, duration_ms=added, now=moment.stamp()),
         shown=lambda timer: _view_at(timer, moment),
     )
 
@@ -264,7 +267,7 @@ def rename(
         app.store(),
         timer_id,
         operations.find_timer,
-        partial(operations.rename_timer, label=label),
+        lambda timer: operations.rename_timer(timer, label=label, now=moment.stamp()),
         shown=lambda timer: _view_at(timer, moment),
     )
 

@@ -40,6 +40,7 @@ from agentic_kit import (
     check_query,
     confirmation_required,
     excerpts,
+    exclusive,
     file_path,
     item_payload,
     limit_option,
@@ -243,6 +244,7 @@ def search(
 
 
 @app.command(mutates=True)
+@exclusive(("--due-at", "--clear-due-at"), ("--priority", "--clear-priority"), ("--repeat", "--clear-repeat"))
 def update(
     item_id: ItemId,
     title: Annotated[str | None, typer.Option(help="New title.")] = None,

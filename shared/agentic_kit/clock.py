@@ -21,7 +21,7 @@ def now() -> datetime:
         except DateError as error:
             raise validation_error(
                 f"{NOW_ENV}={quoted(override)} {error}.",
-                f"Unset {NOW_ENV}, or set it like 2026-04-01T09:30:00Z.",
+                f"Unset {NOW_ENV}, or set it like YYYY-MM-DDTHH:MM:SSZ.",
             ) from None
     return datetime.now(UTC)
 

@@ -19,37 +19,25 @@ from .text import quoted, shortened
 
 # Words an agent reaches for, and the command each means in an app that has it. A word may mean
 # several commands (an app has at most one of them); the first the app has is the one suggested.
+_MEANINGS: Mapping[tuple[str, ...], str] = {
+    ("complete", "stop"): "done finish",
+    ("complete",): "check close",
+    ("reopen",): "undo",
+    ("remove",): "delete del rm erase",
+    ("stop", "remove"): "cancel",
+    ("stop",): "end halt",
+    ("search", "list"): "find grep query",
+    ("list",): "ls all",
+    ("get",): "show view read",
+    ("add", "start"): "new create",
+    ("update",): "edit change set",
+    ("resume",): "continue unpause",
+    ("pause",): "hold",
+    ("start",): "begin",
+    ("describe",): "help",
+}
 SYNONYMS: Mapping[str, tuple[str, ...]] = {
-    "done": ("complete", "stop"),
-    "finish": ("complete", "stop"),
-    "check": ("complete",),
-    "close": ("complete",),
-    "undo": ("reopen",),
-    "delete": ("remove",),
-    "del": ("remove",),
-    "rm": ("remove",),
-    "erase": ("remove",),
-    "cancel": ("stop", "remove"),
-    "end": ("stop",),
-    "halt": ("stop",),
-    "find": ("search", "list"),
-    "grep": ("search", "list"),
-    "query": ("search", "list"),
-    "ls": ("list",),
-    "all": ("list",),
-    "show": ("get",),
-    "view": ("get",),
-    "read": ("get",),
-    "new": ("add", "start"),
-    "create": ("add", "start"),
-    "edit": ("update",),
-    "change": ("update",),
-    "set": ("update",),
-    "continue": ("resume",),
-    "unpause": ("resume",),
-    "hold": ("pause",),
-    "begin": ("start",),
-    "help": ("describe",),
+    word: meanings for meanings, words in _MEANINGS.items() for word in words.split()
 }
 
 # A word after `--` stays a value; quoting it in a hint only when the shell needs it.
@@ -100,31 +88,24 @@ def shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
+def _call(command: str, words: Sequence[str]) -> str:
+    return " ".join([command, *(shell_word(shortened(word)) for word in words)])
+
+
 def bad_choice(
-    option: str, value: str, choices: Sequence[str], command: str, words: Sequence[str] = ()
+    option: str, value: str, choices: Sequence[str], command: str, words: Sequence[str] = (), at: int = -1
 ) -> AppError:
-    """`words`, what was typed after the command: the example is that call with the value
-    replaced, so that it keeps the command's ID and every other option given."""
-    call = _with_value(words, option, value, choices[0]) or f"{option} {choices[0]}"
+    """`words`, what was typed after the command, and `at`, the word holding the value (-1: none):
+    the example is that call with the value replaced, so that it keeps the command's ID and every
+    other option. The value ends its word: `--priority urgent`'s second word, `--priority=urgent`."""
+    typed = list(words)
+    if at >= 0:
+        typed[at] = typed[at][: len(typed[at]) - len(value)] + choices[0]
+    call = _call(command, typed) if at >= 0 else f"{command} {option} {choices[0]}"
     return validation_error(
         f"{option} {quoted(value)} is not one of: {', '.join(choices)}.",
-        f"Give one of those values, such as `{command} {call}`.",
+        f"Give one of those values, such as `{call}`.",
     )
-
-
-def _with_value(words: Sequence[str], option: str, value: str, replacement: str) -> str | None:
-    """The words with the option's value replaced, as typed; None when it is not found there."""
-    typed = list(words)
-    for index, word in enumerate(typed):
-        if word == "--":
-            return None
-        if word == option and index + 1 < len(typed) and typed[index + 1] == value:
-            typed[index + 1] = replacement
-            return " ".join(shell_word(each) for each in typed)
-        if word == f"{option}={value}":
-            typed[index] = f"{option}={replacement}"
-            return " ".join(shell_word(each) for each in typed)
-    return None
 
 
 def bad_value(option: str, message: str, hint: str | None, command: str) -> AppError:
@@ -178,21 +159,21 @@ def unknown_option(
     app_options: Sequence[str] = (),
     elsewhere: Mapping[str, Sequence[str]] | None = None,
     fixed: Sequence[str] = (),
+    as_value: bool = False,
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
     `fixed` is that call's words after the command (`--tag home -- -x`: options before `--`, every
-    other word in the order typed). `elsewhere`: the app's other commands and their options, for an
-    option that belongs to one of them (timer `list --due-before` is `due --before`)."""
+    other word in the order typed); `as_value`: one shaped like an option (`--x`) would be taken
+    as a value there too, so a hint that guesses no option offers that call. `elsewhere`: the app's
+    other commands and their options, for an option that belongs to one of them (timer
+    `list --due-before` is `due --before`)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
+    call = _call(command or "", fixed or ["--", given]).strip()
+    dashed = f"A value that starts with - goes after `--`, and options before it: `{call}`."
     if takes_argument and not given.startswith("--"):
-        call = " ".join([command or "", *(shell_word(shortened(word)) for word in fixed or ["--", given])])
-        return AppError(
-            ErrorCode.USAGE_ERROR,
-            message,
-            f"A value that starts with - goes after `--`, and options before it: `{call.strip()}`.",
-        )
+        return AppError(ErrorCode.USAGE_ERROR, message, dashed)
     name = given.split("=", 1)[0]
     if command and name in app_options:
         return AppError(
@@ -203,19 +184,28 @@ def unknown_option(
     close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
     guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
     where = f"Options of {command}" if command else "The app's options (before the command)"
-    return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.")
+    value = (
+        f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
+    )
+    return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.{value}")
 
 
-def options_after_dashes(command: str, moved: Sequence[str], options: Sequence[str]) -> AppError:
+def options_after_dashes(
+    command: str, moved: Sequence[str], options: Sequence[str], apart: Mapping[str, Sequence[str]]
+) -> AppError:
     """Options typed after `--`, which makes every later word a value: `moved` is the call with
-    them before `--`, as the fix."""
+    them before `--`, as the fix; `apart`, when that call would hold options that cannot go
+    together, is each such option and the call keeping it alone (each a call that works)."""
     words = " ".join(quoted(word) for word in options)
-    call = " ".join([command, *(shell_word(shortened(word)) for word in moved)])
+    calls = " or ".join(f"`{_call(command, each)}`" for each in apart.values())
+    hint = f"but {' and '.join(apart)} cannot go together: give one, {calls}" if apart else ""
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} reads every word after `--` as a value; {words} "
         f"{'is an option' if len(options) == 1 else 'are options'} of {command}.",
-        f"Options go before `--`: `{call}`.",
+        f"Options go before `--`, {hint}."
+        if apart
+        else f"Options go before `--`: `{_call(command, moved)}`.",
     )
 
 
@@ -244,10 +234,12 @@ def extra_arguments(
     extra: Sequence[str],
     options: Sequence[str] = (),
     after_dashes: bool = False,
+    glued: Sequence[str] | None = None,
 ) -> AppError:
     """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
     `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
-    were typed after `--`."""
+    were typed after `--`; `glued`: the call with each run of extra words quoted into the option
+    value typed just before it (`--title -Book flights`), when every run follows one."""
     words = " ".join(quoted(word) for word in extra)
     if not arguments:
         return AppError(
@@ -258,6 +250,9 @@ def extra_arguments(
     metavar, value = arguments[-1]
     takes = " ".join(name for name, _ in arguments)
     message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
+    quote = "Quote a value of several words as one argument"
+    if metavar == "ID" and glued is not None and not after_dashes:
+        return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
     if metavar == "ID":
         hint = (
             f"A value goes to one of its options, before `--`: run `{command} --help` to see them."
@@ -270,10 +265,7 @@ def extra_arguments(
     # A value that starts with - is read as one only after `--`, with the options before it.
     dashed = any(each.startswith("-") for each in values)
     ordered = [*options, "--", *values] if dashed else [*values, *options]
-    call = " ".join([command, *(shell_word(shortened(word)) for word in ordered)])
-    return AppError(
-        ErrorCode.USAGE_ERROR, message, f"Quote a value of several words as one argument: `{call}`."
-    )
+    return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, ordered)}`.")
 
 
 def repeated_option(option: str) -> AppError:

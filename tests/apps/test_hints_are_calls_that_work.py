@@ -210,3 +210,64 @@ def test_a_value_not_among_the_choices_hints_the_same_call_with_one(
     item = followed.envelope["item"]
     assert isinstance(item, dict)
     assert (item["id"], item["priority"], item["tags"]) == ("td_0001", "high", ["home"])
+
+
+def test_words_after_an_option_value_are_quoted_into_it(todo: AppRunner) -> None:
+    """Found from outside: `update td_0001 --title -Book flights to Lisbon` hinted "give one ID",
+    and following that stored "-Book". The fix quotes the whole title as the option's value."""
+    assert todo.run("add", "x", env=NOW).ok
+    refused = todo.run("update", "td_0001", "--title", "-Book", "flights", "to", "Lisbon", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert todo.run("get", "td_0001", env=NOW).item["title"] == "x"  # the refusal changed nothing
+    call = suggested_call(error_of(refused.envelope)["hint"])
+    assert call == ["update", "td_0001", "--title", "-Book flights to Lisbon"]
+    assert todo.run(*call, env=NOW).ok
+    assert todo.run("get", "td_0001", env=NOW).item["title"] == "-Book flights to Lisbon"
+
+
+def test_words_after_an_inline_option_value_are_quoted_into_it(todo: AppRunner) -> None:
+    assert todo.run("add", "x", env=NOW).ok
+    _, followed = follow(todo, "update", "td_0001", "--title=-Book", "flights", "--priority", "high")
+    assert followed["ok"] is True
+    item = todo.run("get", "td_0001", env=NOW).item
+    assert (item["title"], item["priority"]) == ("-Book flights", "high")
+
+
+def test_an_unknown_double_dash_word_says_how_to_give_it_as_a_value(notes: AppRunner) -> None:
+    """Found from outside: notes `tag nt_0001 --x` did not say how to give a tag that starts with a dash."""
+    assert notes.run("add", "x", env=NOW).ok
+    refused, followed = follow(notes, "tag", "nt_0001", "--x")
+    assert suggested_call(error_of(refused)["hint"]) == ["tag", "nt_0001", "--", "--x"]
+    assert followed["ok"] is True
+    assert notes.run("get", "nt_0001", env=NOW).item["tags"] == ["--x"]
+
+
+def test_options_moved_before_dashes_never_make_a_contradiction(timer: AppRunner) -> None:
+    """Found from outside: `start "Call José" --duration 10m -- --stopwatch` hinted a call with
+    both --duration and --stopwatch, which start refuses; each call the hint offers works."""
+    refused = timer.run("start", "Call José", "--duration", "10m", "--", "--stopwatch", env=NOW)
+    assert refused.exit_status == 2
+    assert timer.run("list", "--status", "all", env=NOW).items == []
+    calls = re.findall(r"`([^`]+)`", error_of(refused.envelope)["hint"])
+    made = []
+    for call in calls[-2:]:
+        answer = timer.run(*shlex.split(call), env=NOW)
+        assert answer.ok, (call, answer.envelope)
+        made.append((answer.item["label"], answer.item["kind"]))
+    assert sorted(made) == [("Call José", "countdown"), ("Call José", "stopwatch")]
+
+
+def test_a_negative_extension_is_refused_with_what_extend_takes(timer: AppRunner) -> None:
+    """Found from outside: `extend tm_0001 -5m` hinted `extend tm_0001 -- -5m`, refused again as
+    a negative duration. The refusal says extend only adds time; its example call works."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused = timer.run("extend", "tm_0001", "-5m", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert "only adds time" in hint
+    assert "-- -5m" not in hint
+    assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == 600_000  # unchanged
+    assert timer.run("extend", "tm_0001", "--", "-5m", env=NOW).envelope == refused.envelope
+    followed = timer.run("extend", "tm_0001", "5m", env=NOW)  # the positive length the hint asks for
+    assert followed.ok, followed.envelope
+    assert followed.item["durationMs"] == 900_000

@@ -56,7 +56,7 @@ SAYS = {
     "a repeat of every 0 days": ".0.repeat: 'every:0d' is not in the form the app writes",
     "a body with a NUL": "is inconsistent: the body of nt_0001 holds a NUL character",
     "createdAt other than startedAt": "timer tm_0001 has a createdAt other than its startedAt",
-    "a paused timer changed after its pause": "timer tm_0003 is paused but its updatedAt is not its pausedAt",
+    "a paused timer changed before its pause": "timer tm_0003 has moments out of order",
 }
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from types import UnionType
-from typing import Any, Literal, NamedTuple, Union, get_args, get_origin
+from typing import Any, Literal, NamedTuple, TypeVar, Union, get_args, get_origin
 
 import typer
 
@@ -24,12 +24,27 @@ VERSION_FLAG = "--version"
 HELP_FLAGS = ("--help", "-h")
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
 class CommandTraits(NamedTuple):
     """What an app records of each command it registers, for `describe`."""
 
     function: Callable[..., Any]
     mutates: bool
     confirmation: bool
+
+
+def exclusive(*groups: tuple[str, ...]) -> Callable[[F], F]:
+    """Mark a command's options that cannot go together, at most one of each group (timer
+    `start`: --duration, --due-at, --stopwatch): no hint suggests a call holding two of one group.
+    The command still refuses them itself, with its own words."""
+
+    def mark(function: F) -> F:
+        function.exclusive_options = groups  # type: ignore[attr-defined]
+        return function
+
+    return mark
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,7 @@ class Command:
     arguments: tuple[Parameter, ...]
     options: tuple[Parameter, ...]  # --human last, as every command has it
     command: Any  # typer's command: its help text, its call
+    exclusive: tuple[tuple[str, ...], ...] = ()  # options that cannot go together (`exclusive`)
 
     def named(self, option: str) -> Parameter | None:
         return next((each for each in self.options if option in each.names), None)
@@ -97,6 +113,7 @@ def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str,
             arguments=tuple(each for each in parameters if not each.names),
             options=tuple(each for each in parameters if each.names),
             command=command,
+            exclusive=getattr(trait.function, "exclusive_options", ()),
         )
     return models
 
@@ -166,6 +183,12 @@ def _default(default: Any) -> Any:
     return default if isinstance(default, str | int | float | bool) else None
 
 
+class Typed(NamedTuple):
+    word: str
+    param: Parameter | None  # the option the word names, or whose value it is
+    value: str | None = None  # the option's value the word holds (`--tag=x`, or the word after `--tag`)
+
+
 @dataclass
 class Line:
     """What a command line gives, read against a command's (or the app's) options."""
@@ -177,7 +200,14 @@ class Line:
     values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
     words: list[str] = field(default_factory=list)  # the words that are no options
     dashes: int | None = None  # how many of those came before `--`, when it was given
-    typed: list[str] = field(default_factory=list)  # the options as typed, each with its value
+    # Every word as typed, with the option it names or holds the value of (None: an argument's
+    # word, or `--`): the record a hint rebuilds the call from, without reading the words again.
+    record: list[Typed] = field(default_factory=list)
+
+    @property
+    def options_typed(self) -> list[str]:
+        """The options as typed, each with its value."""
+        return [each.word for each in self.record if each.param is not None]
 
     def given(self, param: Parameter, value: str | None) -> None:
         self.order.append(param)
@@ -200,7 +230,13 @@ def read_command_options(model: AppModel, command: Command, words: Sequence[str]
     """Read a command's options and words, refusing a line that cannot be read (an unknown
     option, one without its value, a flag given one, an option of one value given twice)."""
     line = Line()
-    _read(words, [*command.options, _HELP], line, interspersed=True, unknown=_unknown_option(model, command))
+    _read(
+        words,
+        [*command.options, _HELP],
+        line,
+        interspersed=True,
+        unknown=_unknown_option(model, command, line),
+    )
     _refuse_repeated_options(line.order)
     return line
 
@@ -208,7 +244,7 @@ def read_command_options(model: AppModel, command: Command, words: Sequence[str]
 def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str]) -> dict[str, Any]:
     """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
     an argument or option missing, a value refused, words left over."""
-    values = _values(command, ctx, line, words)
+    values = _values(command, ctx, line)
     count = len(command.arguments)
     extra = [] if any(each.repeatable for each in command.arguments) else line.words[count:]
     # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
@@ -216,12 +252,60 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     if extra or any(_is_an_id_option(command, line, position) for position in range(len(line.words))):
         moved = _options_moved_before_dashes(command, words)
         if moved is not None:
-            raise hints.options_after_dashes(command.name, *moved)
+            raise hints.options_after_dashes(command.name, *moved, _apart(command, moved[0]))
     if extra:
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
-        raise hints.extra_arguments(command.name, taken, extra, line.typed, after_dashes)
+        glued = _glued(line.record, count)
+        raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
     return values
+
+
+def _glued(record: Sequence[Typed], count: int) -> list[str] | None:
+    """The words typed with each word past the command's `count` arguments quoted into the text
+    option's value typed just before it (`--title -Book flights`: the title `-Book flights`);
+    None when a word left over follows no such value, or `--` was given."""
+    words: list[Typed] = []
+    arguments = 0
+    for each in record:
+        if each.param is None and each.word == "--":
+            return None
+        arguments += each.param is None
+        if each.param is None and arguments > count:
+            last = words[-1] if words else None
+            if last is None or last.value is None or last.param is None or last.param.type != "string":
+                return None
+            words[-1] = last._replace(word=f"{last.word} {each.word}")
+            continue
+        words.append(each)
+    return [each.word for each in words]
+
+
+def _apart(command: Command, call: Sequence[str]) -> dict[str, list[str]]:
+    """When the call's options (before `--`) hold two of a group that cannot go together: each
+    of them, and the call without the group's others (each with its value)."""
+    cut = list(call).index("--") if "--" in call else len(call)
+    given = [param.option for word in call[:cut] if (param := command.named(word.split("=", 1)[0]))]
+    for group in command.exclusive:
+        clash = [option for option in group if option in given]
+        if len(clash) > 1:
+            return {option: _without(command, call, set(clash) - {option}) for option in clash}
+    return {}
+
+
+def _without(command: Command, call: Sequence[str], options: set[str]) -> list[str]:
+    """The call without the named options before `--`, nor their values."""
+    kept: list[str] = []
+    skip = False
+    for index, word in enumerate(call):
+        param = command.named(word.split("=", 1)[0]) if "--" not in call[:index] else None
+        if skip:
+            skip = False
+        elif param is not None and param.option in options:
+            skip = param.takes_value and "=" not in word
+        else:
+            kept.append(word)
+    return kept
 
 
 def _is_an_id_option(command: Command, line: Line, position: int) -> bool:
@@ -260,11 +344,13 @@ def _read(
                 return list(words[index + 1 :])
             line.dashes = len(line.words)
             line.words.extend(words[index + 1 :])
+            line.record.extend(Typed(each, None) for each in words[index:])
             return []
         if word[:1] != "-" or len(word) == 1:
             if not interspersed:
                 return list(words[index:])
             line.words.append(word)
+            line.record.append(Typed(word, None))
             index += 1
             continue
         if word.startswith("--"):
@@ -284,6 +370,7 @@ def _read(
                 break
             line.given(param, None)
         else:
+            line.record.append(Typed(word, param))
             index += 1
     return []
 
@@ -303,11 +390,12 @@ def _take(
                 )
             raise hints.flag_with_value(name)
         line.given(param, None)
-        line.typed.extend([words[index]] if param is not _HELP else [])
+        if param is not _HELP:
+            line.record.append(Typed(words[index], param))
         return index + 1
     if value is not None:
         line.given(param, value)
-        line.typed.append(words[index])
+        line.record.append(Typed(words[index], param, value))
         return index + 1
     # `--tag --` and `--tag -` give no tag: `--` ends the options and `-` is a path's stdin.
     if (
@@ -317,7 +405,7 @@ def _take(
     ):
         raise hints.missing_value(name, param.metavar, param.help, param.choices)
     line.given(param, words[index + 1])
-    line.typed.extend(words[index : index + 2])
+    line.record.extend([Typed(words[index], param), Typed(words[index + 1], param, words[index + 1])])
     return index + 2
 
 
@@ -331,10 +419,9 @@ def _refuse_repeated_options(order: Sequence[Parameter]) -> None:
             seen.add(param.name)
 
 
-def _values(command: Command, ctx: Any, line: Line, typed: Sequence[str]) -> dict[str, Any]:
+def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
     """Each parameter's value, converted by typer, in typer's order: the options as first given,
-    then the arguments, then the options not given; the first refusal is the answer. `typed`, the
-    words after the command as typed, is for a refusal's example call."""
+    then the arguments, then the options not given; the first refusal is the answer."""
     words = iter(line.words)
     raw: dict[str, Any] = {}
     for param in command.arguments:
@@ -358,7 +445,7 @@ def _values(command: Command, ctx: Any, line: Line, typed: Sequence[str]) -> dic
         try:
             values[name] = param.param.process_value(ctx, value)
         except typer.BadParameter as error:
-            raise _bad_value(command, param, raw.get(name), error, typed) from None
+            raise _bad_value(command, param, raw.get(name), error, line) from None
     return values
 
 
@@ -370,12 +457,15 @@ def _missing(command: Command, param: Parameter) -> AppError:
 
 
 def _bad_value(
-    command: Command, param: Parameter, given: object, error: typer.BadParameter, words: Sequence[str]
+    command: Command, param: Parameter, given: object, error: typer.BadParameter, line: Line
 ) -> AppError:
     option = param.option if param.names else param.metavar
     if param.choices:
         value = given if isinstance(given, str) else ""
-        return hints.bad_choice(option, value, param.choices, command.name, words if param.names else ())
+        # The value's word in the line reader's record (an argument's choice: no call to rebuild).
+        at = [i for i, each in enumerate(line.record) if each.param is param and each.value == value]
+        words = [each.word for each in line.record]
+        return hints.bad_choice(option, value, param.choices, command.name, words, at[0] if at else -1)
     return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
 
 
@@ -386,10 +476,23 @@ def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError
     )
 
 
-def _unknown_option(model: AppModel, command: Command) -> Callable[[Sequence[str], int, str], AppError]:
+def _unknown_option(
+    model: AppModel, command: Command, line: Line
+) -> Callable[[Sequence[str], int, str], AppError]:
     def refusal(words: Sequence[str], index: int, name: str) -> AppError:
         word = words[index]
         at_word = word.startswith(name)
+        # The argument the word would fill as a value: a value it refuses is the answer, as the
+        # call with `--` before the word would be refused the same way (extend -5m).
+        slot = _argument_at(command, len(line.words))
+        if at_word and slot is not None:
+            try:
+                ctx = typer.Context(command.command, info_name=command.name)
+                slot.param.process_value(ctx, (word,) if slot.repeatable else word)
+            except typer.BadParameter as error:
+                raise hints.bad_value(
+                    slot.metavar, error.message, getattr(error, "hint", None), command.name
+                ) from None
         return hints.unknown_option(
             command.name,
             word if at_word else name,
@@ -402,9 +505,18 @@ def _unknown_option(model: AppModel, command: Command) -> Callable[[Sequence[str
                 if other is not command
             },
             fixed=_with_dashes(command, words, index) if at_word else [],
+            as_value=slot is not None and not slot.metavar.startswith("ID"),
         )
 
     return refusal
+
+
+def _argument_at(command: Command, position: int) -> Parameter | None:
+    """The argument the word at `position` among the words would fill."""
+    for index, argument in enumerate(command.arguments):
+        if argument.repeatable or index == position:
+            return argument
+    return None
 
 
 def _with_dashes(command: Command, words: Sequence[str], index: int) -> list[str]:

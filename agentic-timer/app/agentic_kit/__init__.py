@@ -23,6 +23,7 @@ VERSION = "3.0"
 _HOMES = {
     "AgenticApp": "runner",
     "new_app": "runner",
+    "exclusive": "model",
     "AppError": "errors",
     "ErrorCode": "errors",
     "confirmation_required": "errors",
@@ -88,6 +89,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getatt
     from .inputs import check_text as check_text
     from .inputs import file_path as file_path
     from .inputs import read_text_source as read_text_source
+    from .model import exclusive as exclusive
     from .runner import AgenticApp as AgenticApp
     from .runner import new_app as new_app
     from .search import check_query as check_query

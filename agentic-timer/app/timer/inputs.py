@@ -7,6 +7,7 @@ from datetime import datetime
 from agentic_kit.dates import DateError, OutOfRange, format_timestamp, parse_instant, to_ms
 from agentic_kit.durations import DURATION_FORMATS, format_duration, parse_duration, read_as_duration
 from agentic_kit.errors import validation_error
+from agentic_kit.hints import BadValue
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text
 from agentic_kit.text import quoted
@@ -58,6 +59,18 @@ def _bare_lengths(number: str) -> list[str]:
     return values
 
 
+def time_to_add(text: str) -> str:
+    """extend's DURATION, refused when it starts with - (`extend tm_0001 -5m`): a countdown only
+    grows, so no hint offers `-- -5m`, which would be refused again. The rest is check_duration's."""
+    if text.lstrip().startswith("-"):
+        raise BadValue(
+            f"{quoted(text)} would take time away.",
+            "extend only adds time: give a positive length, such as 5m. A countdown cannot be "
+            "shortened: to end it sooner, stop it and start one with the --duration left.",
+        )
+    return text
+
+
 def check_duration(text: str, name: str = "--duration") -> int:
     try:
         duration = parse_duration(text)
@@ -72,7 +85,8 @@ def duration_until(text: str, now: datetime) -> int:
     try:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
-        hint = OutOfRange.hint if isinstance(error, OutOfRange) else "Write it like 2026-04-05T09:30:00Z."
+        written = "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else written
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
     what = f"--due-at {quoted(text)}"
     if to_ms(due) <= to_ms(now):

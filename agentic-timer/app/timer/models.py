@@ -50,7 +50,8 @@ class Timer(CamelModel):
     paused_ms: int = Field(0, ge=0)  # the paused spans that have ended, so elapsed time leaves them out
 
     def last_moment(self) -> str:
-        """When it last ran: at its pause or stop, or (running) at its last change."""
+        """When it last ran: at its pause or stop, or (running) at its last change (a rename or an
+        extend, after a pause or stop, leaves it at the pause or stop)."""
         return self.paused_at or self.stopped_at or self.updated_at
 
 
@@ -74,7 +75,7 @@ class TimerView(CamelModel):
     created_at: StoredInstant = Field(
         description="UTC instant with milliseconds, e.g. 2026-04-01T00:00:00.000Z."
     )
-    updated_at: StoredInstant = Field(description="When it last changed state (UTC, milliseconds).")
+    updated_at: StoredInstant = Field(description="When it last changed, by any command (UTC, milliseconds).")
     elapsed_ms: int = Field(
         description="Time it has run, pauses left out, up to now (or to its pause or stop)."
     )
@@ -101,7 +102,7 @@ class TimerState(VersionedState):
                 or (timer.status == "paused") is (paused_at is None)
                 or (timer.status == "stopped") is (stopped_at is None)
                 or timer.created_at != timer.started_at
-                or (paused_at or stopped_at or updated_at) != updated_at
+                or (paused_at or stopped_at or updated_at) > updated_at
                 or not timer.started_at <= updated_at
             ):
                 problem = timer_problem(timer)
@@ -124,8 +125,6 @@ def timer_problem(timer: Timer) -> str | None:
     last = timer.last_moment()
     if not timer.started_at <= last <= timer.updated_at:
         return "has moments out of order (startedAt, then pausedAt or stoppedAt, then updatedAt)"
-    if last != timer.updated_at:  # pausing or stopping is the last change of a paused or stopped timer
-        return f"is {timer.status} but its updatedAt is not its {timer.status}At"
     if timer.paused_ms and _ms(last) - _ms(timer.started_at) < timer.paused_ms:
         return "has been paused for longer than it has existed (pausedMs)"
     return None

@@ -135,10 +135,9 @@ def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
     return AppError(ErrorCode.CONFLICT, f"Cannot {action} timer {timer.id}: it is {timer.status}.", hint)
 
 
-def extend_timer(timer: Timer, *, duration_ms: int) -> None:
-    """Add time to a running or paused countdown: its due time moves later by that much. Its
-    updatedAt stays: it is when the timer last changed state (start, pause, resume, stop), and a
-    paused or stopped timer's updatedAt is its pausedAt or stoppedAt."""
+def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
+    """Add time to a running or paused countdown: its due time moves later by that much, and its
+    updatedAt is the moment of the change, as every change's is."""
     if timer.kind != "countdown" or timer.duration_ms is None:
         raise AppError(
             ErrorCode.CONFLICT,
@@ -165,8 +164,10 @@ def extend_timer(timer: Timer, *, duration_ms: int) -> None:
             hint,
         )
     timer.duration_ms = total
+    timer.updated_at = moment_of_change(timer, now)
 
 
-def rename_timer(timer: Timer, *, label: str) -> None:
-    """Give a timer a new label, in any status; as extend, it leaves updatedAt as it was."""
+def rename_timer(timer: Timer, *, label: str, now: str) -> None:
+    """Give a timer a new label, in any status (a stopped one too), at the moment of the change."""
     timer.label = label
+    timer.updated_at = moment_of_change(timer, now)

@@ -38,7 +38,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 LATEST = datetime(9997, 12, 31, 23, 59, 59, 999_000, tzinfo=UTC)
 RANGE = "0001-01-01 to 9997-12-31 (UTC)"
-DUE_FORMATS = "a date YYYY-MM-DD or a date-time with an offset like 2026-04-05T09:00:00Z"
+DUE_FORMATS = "a date YYYY-MM-DD or a date-time with an offset like YYYY-MM-DDTHH:MM:SSZ"
 
 # The forms a state file keeps, as patterns the models check in one pass (pydantic's regex
 # engine, so a file of 10,000 entities costs no Python per value): a real calendar day in the
@@ -58,8 +58,8 @@ STORED_DUE_PATTERN = rf"^{_DAY}(?:{_TIME})?$"
 
 # What is wrong with a text, said after it: "'tomorrow' is not a date YYYY-MM-DD or …".
 NOT_ASCII = "holds characters that are not ASCII (only ASCII digits count)"
-NOT_A_DATE_TIME = "is not an ISO-8601 date-time like 2026-04-05T09:30:00Z"
-NOT_A_DUE = "is not a date YYYY-MM-DD or a date-time like 2026-04-05T09:30:00Z"
+NOT_A_DATE_TIME = "is not an ISO-8601 date-time like YYYY-MM-DDTHH:MM:SSZ"
+NOT_A_DUE = "is not a date YYYY-MM-DD or a date-time like YYYY-MM-DDTHH:MM:SSZ"
 NO_TIME = "is a date without a time"
 NO_OFFSET = "has no offset (add Z for UTC, or one like +02:00)"
 LONG_FRACTION = f"has more than {_MAX_FRACTION_DIGITS} digits after the seconds' decimal point"
