@@ -286,7 +286,7 @@ def _described(
     }
 
 
-def _say_where_state_lives(roots: list[Path]) -> None:
+def say_where_state_lives(roots: list[Path]) -> None:
     """Names the data folder the installed apps were given: it is nowhere a user would look."""
     folders = {state_dir_for(root, os.environ) for root in discover(roots)} - {None}
     for folder in sorted(str(folder) for folder in folders):
@@ -1092,7 +1092,7 @@ async def serve(
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict, only)
-        _say_where_state_lives(roots)
+        say_where_state_lives(roots)
         # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
         # At the client's end of input, calls already made are answered: they take at most the
         # run's timeout, and a warm call's wait for its process at most as long again.
