@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -57,6 +58,7 @@ from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
 from .catalog import discover
+from .describe_cache import cached_describe, describe_key, keep_describe
 from .environment import package_environment
 from .errors import ANSWER_TOO_LARGE, APP_FAILED, ToolkitError
 from .gates import needs_confirmation, require_confirmation, trust_level
@@ -259,11 +261,17 @@ def _described(
     if remaining <= 0:  # its turn came after the deadline: it is not started at all
         _leave_out(package.root, late)
         return None
+    env = package_environment(options.env_names, overrides=state_overrides(package.root, os.environ))
+    # Kept from an earlier start-up when nothing it depends on has changed (describe_cache).
+    key = describe_key(package.root, env, _version())
+    kept = cached_describe(package.root, key) if key is not None else None
+    if kept is not None:
+        return _by_name(kept)
     try:
         invocation = invoke(
             package,
             ["describe"],
-            env=package_environment(options.env_names, overrides=state_overrides(package.root, os.environ)),
+            env=env,
             timeout=remaining,
             max_output=options.max_output,
             warm=warm,
@@ -279,6 +287,12 @@ def _described(
     if not isinstance(entries, list):
         _leave_out(package.root, "describe is declared but did not give its commands")
         return None
+    if key is not None:
+        keep_describe(package.root, key, entries)
+    return _by_name(entries)
+
+
+def _by_name(entries: list[Any]) -> dict[str, dict[str, Any]]:
     return {
         entry["name"]: entry
         for entry in entries
@@ -1070,6 +1084,7 @@ async def _say_how_it_ended(context: Any, tool: str, command: Command, ran: Ran)
         )
 
 
+@functools.cache
 def _version() -> str:
     """The toolkit's version, for serverInfo (a client shows it; empty says nothing)."""
     from importlib.metadata import PackageNotFoundError, version
