@@ -95,7 +95,6 @@ CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm":
 # stays under that; ASCII JSON is nearer 3 bytes a token, about 11,000 tokens.
 MAX_ANSWER_BYTES = 32_000
 PAGE_LIMIT = 50  # items a list-like tool answers when its call gives no `limit`
-PAGED_WITHOUT_LIMIT = ("export",)  # read-only commands whose whole list the server pages itself
 
 
 @dataclass
@@ -420,20 +419,14 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     return nullable
 
 
-def paging(command: Command) -> str | None:
-    """How a list-like tool pages over MCP: "app" for a command with `--limit` (the server adds
-    `offset`), "server" for a read-only export (PAGED_WITHOUT_LIMIT: the server adds `limit` and
-    `offset` and cuts the app's whole list); None for any other command."""
+def paging(command: Command) -> bool:
+    """Whether the tool pages over MCP: a command with `--limit` (the server adds `offset` and a
+    default limit). Any other answer is whole or refused (bounded): an `export` is a backup, and
+    a page of one would restore as a smaller list without a word."""
     if command.description is None:
-        return None
+        return False
     options = {option["name"] for option in command.description.get("options", [])}
-    if "--offset" in options:
-        return None  # the app pages itself
-    if "--limit" in options:
-        return "app"
-    if command.name in PAGED_WITHOUT_LIMIT and not command.description.get("mutatesState"):
-        return "server"
-    return None
+    return "--limit" in options and "--offset" not in options  # with --offset the app pages itself
 
 
 def checked_schema(command: Command) -> dict[str, Any]:
@@ -449,10 +442,7 @@ def checked_schema(command: Command) -> dict[str, Any]:
         properties |= {_property(option["name"]): _text_property(option) for option in _as_text(command)}
         required = [argument["name"] for argument in arguments if argument["required"]]
         required += [_property(option["name"]) for option in _as_text(command) if option.get("required")]
-    paged = paging(command)
-    if paged is not None:
-        if paged == "server":
-            properties["limit"] = {"type": "integer", "description": "Show at most N items."}
+    if paging(command):
         properties["limit"] = {
             **properties["limit"],
             "description": f"{properties['limit'].get('description', 'Show at most N items.')} "
@@ -680,9 +670,9 @@ def call(
         check_arguments(command, arguments)
         paged = paging(command)
         page = Page(arguments.pop("offset", 0), arguments.get("limit", PAGE_LIMIT)) if paged else Page(0, 0)
-        if paged is not None:
+        if paged:
             page.check()
-            arguments = page.app_arguments(command, arguments, paged)
+            arguments = page.app_arguments(command, arguments)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
         try:
@@ -756,15 +746,12 @@ class Page:
                     f"Give {name} as a whole number >= 0, or leave it out.",
                 )
 
-    def app_arguments(self, command: Command, arguments: dict[str, Any], paged: str) -> dict[str, Any]:
+    def app_arguments(self, command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
         """The arguments the app is run with: its own `--limit` covering the page and all before
-        it (the server cuts off the first `offset`), or none for a list the server pages; an
-        excerpt, where the app has one and the call did not say (`"excerpt": false` for all)."""
+        it (the server cuts off the first `offset`); an excerpt, where the app has one and the
+        call did not say (`"excerpt": false` for all)."""
         given = dict(arguments)
-        if paged == "app":
-            given["limit"] = self.offset + self.limit
-        else:
-            given.pop("limit", None)
+        given["limit"] = self.offset + self.limit
         if "excerpt" in checked_schema(command)["properties"]:
             given.setdefault("excerpt", True)
         return given
@@ -801,7 +788,9 @@ def bounded(command: Command, document: Any, page: Page | None) -> Any:
         ),
         "Do not retry it blindly: read the state back with a list tool (its excerpts stay small)."
         if mutates
-        else "Over MCP it cannot be read whole; the package's CLI prints it (agentapps run).",
+        else "Over MCP it cannot be answered whole; run it through the CLI to a file: "
+        f"agentapps run {shlex.quote(str(command.package.root))} -- {shlex.join(command.words)} > "
+        f"{_name_part(command.name) or 'answer'}.json",
         details={"mayHaveTakenEffect": mutates, "bytes": answer_bytes(document), "bound": MAX_ANSWER_BYTES},
     )
 
