@@ -340,6 +340,114 @@ def bench_mcp(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
     return rows
 
 
+# --- MCP start-up: to the first tools/list, against importing the SDK's server alone --------------
+
+SDK_IMPORT = "import mcp.server.lowlevel, mcp.server.stdio"
+STARTUP_TARGET = 1.5  # issue #31: start-up within 1.5x of importing the SDK's server
+HELLO = [
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        },
+    },
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far, its waited children's included (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def startup_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds from spawning `agentapps mcp` to its answer to the first tools/list,
+    sent over stdio as a client would (initialize, initialized, tools/list)."""
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    server.stdin.write(b"".join(json.dumps(message).encode() + b"\n" for message in HELLO))
+    server.stdin.flush()
+    for line in server.stdout:
+        answer = json.loads(line)
+        if answer.get("id") == 2:
+            wall, cpu = time.perf_counter() - started, _cpu_seconds(server.pid)
+            if not answer.get("result", {}).get("tools"):
+                raise RuntimeError(f"tools/list gave no tools: {line[:300]!r}")
+            break
+    else:
+        raise RuntimeError("agentapps mcp ended before answering tools/list")
+    server.stdin.close()
+    server.wait(timeout=60)
+    return wall, cpu
+
+
+def sdk_import_once(env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of a process that only imports the SDK's stdio server."""
+    started = time.perf_counter()
+    # os._exit: timed to the end of the import, as the server is timed to its answer (neither
+    # counts the interpreter's tear-down).
+    pid = os.posix_spawn(sys.executable, [sys.executable, "-c", f"{SDK_IMPORT}; import os; os._exit(0)"], env)
+    _, status, usage = os.wait4(pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{SDK_IMPORT} failed: status {status}")
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime
+
+
+def bench_mcp_startup(runs: int, scratch: Path) -> str:
+    """`agentapps mcp` serving the three apps, to its first tools/list, side by side with
+    importing the SDK's server alone (runs interleaved): with the describe cache kept from the
+    last start-up (the usual case) and with an empty one (the first start-up after an edit)."""
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        return "The MCP start-up rows need the `mcp` extra (`pip install -e '.[mcp]'`); they are missing."
+    if not Path("/proc/self/stat").exists():
+        return "The MCP start-up rows read CPU time from /proc (Linux); they are missing."
+    agentapps = str(Path(sys.executable).parent / "agentapps")
+    packages = [str(ROOT / name) for name in ("agentic-to-do", "agentic-notes", "agentic-timer")]
+    argv = [agentapps, "mcp", "--approve", *packages]
+    base = {**os.environ, "AGENTIC_STATE_DIR": str(scratch / "mcp-start-up"), "AGENTIC_NOW": NOW}
+    kept = {**base, "AGENTAPPS_CACHE_DIR": str(scratch / "describe-cache")}
+    startup_once(argv, kept)  # warm-up, and the cache filled
+    sdk_import_once(base)
+    measured: dict[str, list[tuple[float, float]]] = {"sdk": [], "kept": [], "empty": []}
+    for number in range(runs):
+        measured["sdk"].append(sdk_import_once(base))
+        measured["kept"].append(startup_once(argv, kept))
+        empty = {**base, "AGENTAPPS_CACHE_DIR": str(scratch / f"describe-cache-empty-{number}")}
+        measured["empty"].append(startup_once(argv, empty))
+    wall = {name: statistics.median(w for w, _ in values) * 1000 for name, values in measured.items()}
+    cpu = {name: statistics.median(c for _, c in values) * 1000 for name, values in measured.items()}
+    lines = [
+        "MCP start-up to the first tools/list (`agentapps mcp` serving the three apps, warm), "
+        f"against a process that only runs `{SDK_IMPORT}` (runs interleaved); target ≤ "
+        f"{STARTUP_TARGET:g}× the import, wall and CPU:",
+        "",
+        "| measured | wall ms | CPU ms | wall × import | CPU × import | met |",
+        "|---|---:|---:|---:|---:|---|",
+        f"| import the SDK server | {wall['sdk']:.1f} | {cpu['sdk']:.1f} | 1.00 | 1.00 | |",
+    ]
+    for name, what in (("kept", "describe cache kept"), ("empty", "describe cache empty")):
+        walls, cpus = wall[name] / wall["sdk"], cpu[name] / cpu["sdk"]
+        met = "yes" if max(walls, cpus) <= STARTUP_TARGET else "no"
+        lines.append(
+            f"| MCP start-up to tools/list, {what} | {wall[name]:.1f} | {cpu[name]:.1f} "
+            f"| {walls:.2f} | {cpus:.2f} | {met} |"
+        )
+        print(f"mcp start-up {what}: {wall[name]:.0f} ms wall ({walls:.2f}×), {cpus:.2f}× CPU", flush=True)
+    return "\n".join(lines)
+
+
 def bench_taskwarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
     task = shutil.which("task")
     if task is None:
@@ -506,6 +614,7 @@ def main() -> None:
         print(head, flush=True)
         rows = bench_apps(options.runs, scratch)
         notes = []
+        startup = bench_mcp_startup(options.runs, scratch)
         peers = (bench_mcp(options.runs, scratch), bench_taskwarrior(options.runs, scratch))
         for peer in (*peers, bench_timewarrior(options.runs, scratch)):
             if isinstance(peer, str):
@@ -521,6 +630,7 @@ def main() -> None:
             table(rows),
             "Targets, judged on the rows above:",
             targets(rows),
+            startup,
             *notes,
         ]
     )

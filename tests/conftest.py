@@ -25,6 +25,18 @@ def fixtures_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENTAPPS_TRUSTED", os.pathsep.join(filter(None, [str(FIXTURES), given])))
 
 
+@pytest.fixture(scope="session")
+def describe_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("describe-cache")
+
+
+@pytest.fixture(autouse=True)
+def describe_cache_kept_apart(monkeypatch: pytest.MonkeyPatch, describe_cache_folder: Path) -> None:
+    """`agentapps mcp` keeps describes in the user's cache folder: the tests keep theirs in one of
+    the session's own (AGENTAPPS_CACHE_DIR), never the user's."""
+    monkeypatch.setenv("AGENTAPPS_CACHE_DIR", str(describe_cache_folder))
+
+
 @pytest.fixture
 def todo(app_runner: Callable[[str], AppRunner]) -> AppRunner:
     """agentic-to-do with a fresh, empty state folder."""

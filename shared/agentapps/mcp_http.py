@@ -307,7 +307,7 @@ async def serve_http(
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from .mcp_server import _say_where_state_lives, build_server
+    from .mcp_server import build_server, say_where_state_lives
     from .warm import WarmRuntime
 
     chosen = options or RunOptions()
@@ -315,7 +315,7 @@ async def serve_http(
         stack.callback(listen_on.listener.close)
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve=approve, options=chosen, warm=warm, strict=strict, only=only)
-        _say_where_state_lives(roots)
+        say_where_state_lives(roots)
         app = server.streamable_http_app(
             streamable_http_path=ENDPOINT,
             # Each answer a JSON body, not an SSE stream: at a signal uvicorn waits for a response

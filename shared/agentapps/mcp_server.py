@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -57,6 +58,7 @@ from agentic_kit.errors import AppError, ErrorCode
 from agentic_kit.text import printable
 
 from .catalog import discover
+from .describe_cache import cached_describe, describe_key, keep_describe
 from .environment import package_environment
 from .errors import ANSWER_TOO_LARGE, APP_FAILED, ToolkitError
 from .gates import needs_confirmation, require_confirmation, trust_level
@@ -93,7 +95,6 @@ CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm":
 # stays under that; ASCII JSON is nearer 3 bytes a token, about 11,000 tokens.
 MAX_ANSWER_BYTES = 32_000
 PAGE_LIMIT = 50  # items a list-like tool answers when its call gives no `limit`
-PAGED_WITHOUT_LIMIT = ("export",)  # read-only commands whose whole list the server pages itself
 
 
 @dataclass
@@ -259,11 +260,17 @@ def _described(
     if remaining <= 0:  # its turn came after the deadline: it is not started at all
         _leave_out(package.root, late)
         return None
+    env = package_environment(options.env_names, overrides=state_overrides(package.root, os.environ))
+    # Kept from an earlier start-up when nothing it depends on has changed (describe_cache).
+    key = describe_key(package.root, env, _version())
+    kept = cached_describe(package.root, key) if key is not None else None
+    if kept is not None:
+        return _by_name(kept)
     try:
         invocation = invoke(
             package,
             ["describe"],
-            env=package_environment(options.env_names, overrides=state_overrides(package.root, os.environ)),
+            env=env,
             timeout=remaining,
             max_output=options.max_output,
             warm=warm,
@@ -279,6 +286,12 @@ def _described(
     if not isinstance(entries, list):
         _leave_out(package.root, "describe is declared but did not give its commands")
         return None
+    if key is not None:
+        keep_describe(package.root, key, entries)
+    return _by_name(entries)
+
+
+def _by_name(entries: list[Any]) -> dict[str, dict[str, Any]]:
     return {
         entry["name"]: entry
         for entry in entries
@@ -286,7 +299,7 @@ def _described(
     }
 
 
-def _say_where_state_lives(roots: list[Path]) -> None:
+def say_where_state_lives(roots: list[Path]) -> None:
     """Names the data folder the installed apps were given: it is nowhere a user would look."""
     folders = {state_dir_for(root, os.environ) for root in discover(roots)} - {None}
     for folder in sorted(str(folder) for folder in folders):
@@ -406,20 +419,14 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     return nullable
 
 
-def paging(command: Command) -> str | None:
-    """How a list-like tool pages over MCP: "app" for a command with `--limit` (the server adds
-    `offset`), "server" for a read-only export (PAGED_WITHOUT_LIMIT: the server adds `limit` and
-    `offset` and cuts the app's whole list); None for any other command."""
+def paging(command: Command) -> bool:
+    """Whether the tool pages over MCP: a command with `--limit` (the server adds `offset` and a
+    default limit). Any other answer is whole or refused (bounded): an `export` is a backup, and
+    a page of one would restore as a smaller list without a word."""
     if command.description is None:
-        return None
+        return False
     options = {option["name"] for option in command.description.get("options", [])}
-    if "--offset" in options:
-        return None  # the app pages itself
-    if "--limit" in options:
-        return "app"
-    if command.name in PAGED_WITHOUT_LIMIT and not command.description.get("mutatesState"):
-        return "server"
-    return None
+    return "--limit" in options and "--offset" not in options  # with --offset the app pages itself
 
 
 def checked_schema(command: Command) -> dict[str, Any]:
@@ -435,10 +442,7 @@ def checked_schema(command: Command) -> dict[str, Any]:
         properties |= {_property(option["name"]): _text_property(option) for option in _as_text(command)}
         required = [argument["name"] for argument in arguments if argument["required"]]
         required += [_property(option["name"]) for option in _as_text(command) if option.get("required")]
-    paged = paging(command)
-    if paged is not None:
-        if paged == "server":
-            properties["limit"] = {"type": "integer", "description": "Show at most N items."}
+    if paging(command):
         properties["limit"] = {
             **properties["limit"],
             "description": f"{properties['limit'].get('description', 'Show at most N items.')} "
@@ -666,9 +670,9 @@ def call(
         check_arguments(command, arguments)
         paged = paging(command)
         page = Page(arguments.pop("offset", 0), arguments.get("limit", PAGE_LIMIT)) if paged else Page(0, 0)
-        if paged is not None:
+        if paged:
             page.check()
-            arguments = page.app_arguments(command, arguments, paged)
+            arguments = page.app_arguments(command, arguments)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
         try:
@@ -742,15 +746,12 @@ class Page:
                     f"Give {name} as a whole number >= 0, or leave it out.",
                 )
 
-    def app_arguments(self, command: Command, arguments: dict[str, Any], paged: str) -> dict[str, Any]:
+    def app_arguments(self, command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
         """The arguments the app is run with: its own `--limit` covering the page and all before
-        it (the server cuts off the first `offset`), or none for a list the server pages; an
-        excerpt, where the app has one and the call did not say (`"excerpt": false` for all)."""
+        it (the server cuts off the first `offset`); an excerpt, where the app has one and the
+        call did not say (`"excerpt": false` for all)."""
         given = dict(arguments)
-        if paged == "app":
-            given["limit"] = self.offset + self.limit
-        else:
-            given.pop("limit", None)
+        given["limit"] = self.offset + self.limit
         if "excerpt" in checked_schema(command)["properties"]:
             given.setdefault("excerpt", True)
         return given
@@ -787,7 +788,9 @@ def bounded(command: Command, document: Any, page: Page | None) -> Any:
         ),
         "Do not retry it blindly: read the state back with a list tool (its excerpts stay small)."
         if mutates
-        else "Over MCP it cannot be read whole; the package's CLI prints it (agentapps run).",
+        else "Over MCP it cannot be answered whole; run it through the CLI to a file: "
+        f"agentapps run {shlex.quote(str(command.package.root))} -- {shlex.join(command.words)} > "
+        f"{_name_part(command.name) or 'answer'}.json",
         details={"mayHaveTakenEffect": mutates, "bytes": answer_bytes(document), "bound": MAX_ANSWER_BYTES},
     )
 
@@ -1070,6 +1073,7 @@ async def _say_how_it_ended(context: Any, tool: str, command: Command, ran: Ran)
         )
 
 
+@functools.cache
 def _version() -> str:
     """The toolkit's version, for serverInfo (a client shows it; empty says nothing)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -1092,7 +1096,7 @@ async def serve(
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict, only)
-        _say_where_state_lives(roots)
+        say_where_state_lives(roots)
         # The wire reads each line first (mcp_wire): an unreadable one is answered, not dropped.
         # At the client's end of input, calls already made are answered: they take at most the
         # run's timeout, and a warm call's wait for its process at most as long again.

@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -579,17 +578,17 @@ def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_pa
     ) in log.read_text()
 
 
-@pytest.mark.serial  # its time bound is measured
 def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_path: Path) -> None:
-    """Three packages whose describe hangs: one after another they would hold start-up for three
-    describe bounds; side by side, for one. A 5,000-digit number in one APP.md leaves that one out."""
+    """Three packages whose describe hangs and one whose APP.md holds a 5,000-digit number: start-up
+    still answers tools/list (within the harness's own timeout) with the one good package, and
+    names each left out, the hanging ones as not answering within start-up's one deadline (how
+    long start-up takes is the benchmark's row, never a clock here)."""
     roots = tmp_path / "packages"
     for number in range(3):
         shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
     shutil.copytree(FIXTURES / "huge-number-in-frontmatter", roots / "huge-number-in-frontmatter")
     shutil.copytree(SUITE / "agentic-to-do", roots / "agentic-to-do", ignore=shutil.ignore_patterns("state"))
     log = tmp_path / "server.log"
-    started = time.monotonic()
 
     async def scenario(session: ClientSession) -> None:
         names = {tool.name.split("__")[0] for tool in (await session.list_tools()).tools}
@@ -597,32 +596,30 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
 
     with log.open("w") as errlog:
         run(tmp_path, scenario, ["--approve", str(roots)], errlog=errlog)
-    assert time.monotonic() - started < 2 * STARTUP_DESCRIBE_TIMEOUT
     logged = log.read_text()
-    assert logged.count("is not served: describe failed") == 3
+    bound = f"{STARTUP_DESCRIBE_TIMEOUT:g} s"
+    late = f"is not served: describe failed: it did not answer within start-up's {bound}"
+    assert [f"{roots / f'hangs-{number}'} {late}" in logged for number in range(3)] == [True] * 3
     assert "huge-number-in-frontmatter/APP.md: frontmatter holds a number longer than 30 digits" in logged
 
 
-@pytest.mark.serial  # its time bound is measured
 @pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
 def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], warm: bool
 ) -> None:
-    """32 packages whose describe hangs, with --timeout 2: 8 at a time, start-up took four times
-    2 s and more; with one deadline for all of them it is over within it, plus the time to start
-    and end the processes (5 s allowed: the machine may be loaded), and names each left out.
-    Timed here is start-up itself, not the server's own import."""
+    """32 packages whose describe hangs, with --timeout 2: start-up returns (no package served)
+    and names each left out as not answering within start-up's one 2 s deadline, the --timeout,
+    not the longer STARTUP_DESCRIBE_TIMEOUT: all of them ran under that one deadline. The
+    benchmark times start-up; a test never does."""
     roots = tmp_path / "packages"
     for number in range(32):
         shutil.copytree(FIXTURES / "hangs", roots / f"hangs-{number}")
     with WarmRuntime() as runtime:
-        started = time.monotonic()
         commands = load_commands([roots], True, RunOptions(2.0), runtime if warm else None)
-        assert time.monotonic() - started < 2 + 5
     assert commands == {}
     logged = capsys.readouterr().err
-    for number in range(32):
-        assert f"{roots / f'hangs-{number}'} is not served: describe failed" in logged
+    late = "is not served: describe failed: it did not answer within start-up's 2 s"
+    assert [f"{roots / f'hangs-{number}'} {late}" in logged for number in range(32)] == [True] * 32
 
 
 def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:

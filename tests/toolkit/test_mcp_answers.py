@@ -101,22 +101,57 @@ def test_a_page_asked_for_past_the_bound_is_cut_to_fit_and_says_where_to_go_on(t
     run(tmp_path, scenario, TODO)
 
 
-def test_search_and_export_page_too(tmp_path: Path) -> None:
+def test_search_pages_too(tmp_path: Path) -> None:
     todo_state(tmp_path, 120)
 
     async def scenario(session: ClientSession) -> None:
         failed, found, _ = await answer(session, "agentic_to_do__search", {"words": "section", "offset": 100})
         assert not failed
         assert (found["count"], found["total"], found["offset"]) == (20, 120, 100)
-        failed, exported, _ = await answer(session, "agentic_to_do__export", {})
-        assert not failed
-        assert (exported["count"], exported["total"], exported["nextOffset"]) == (50, 120, 50)
-        assert exported["schemaVersion"] == 2
-        assert exported["nextId"] == 121
-        failed, rest, _ = await answer(session, "agentic_to_do__export", {"offset": 50, "limit": 100})
-        assert [item["id"] for item in rest["items"]] == [f"td_{n:04d}" for n in range(51, 121)]
 
     run(tmp_path, scenario, TODO)
+
+
+def test_an_export_is_whole_never_a_page_of_a_backup(tmp_path: Path) -> None:
+    """An export is a backup: over MCP it answers every item, as the CLI would, with no paging
+    arguments (a page of a backup restores as a smaller list without a word)."""
+    todo_state(tmp_path, 60)
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        assert tools["agentic_to_do__export"].input_schema.get("properties", {}) == {}
+        failed, exported, size = await answer(session, "agentic_to_do__export", {})
+        assert not failed
+        assert size <= MAX_ANSWER_BYTES
+        assert [item["id"] for item in exported["items"]] == [f"td_{n:04d}" for n in range(1, 61)]
+        assert (exported["schemaVersion"], exported["nextId"]) == (2, 61)
+        assert not {"offset", "nextOffset", "total", "hint"} & set(exported)
+        failed, refused, _ = await answer(session, "agentic_to_do__export", {"offset": 50})
+        assert failed
+        assert refused["error"]["code"] == "VALIDATION_ERROR"
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_an_export_over_the_bound_is_refused_pointing_at_the_cli(tmp_path: Path) -> None:
+    """An export too large for one tool answer is refused whole, as ANSWER_TOO_LARGE, with a hint
+    to run it through the CLI to a file; nothing changed, and it is never silently cut."""
+    todo_state(tmp_path, 300, "A long description, said again and again. " * 10)
+    before = (tmp_path / "state" / "todos.json").read_bytes()
+
+    async def scenario(session: ClientSession) -> None:
+        failed, refused, size = await answer(session, "agentic_to_do__export", {})
+        assert failed
+        assert size <= MAX_ANSWER_BYTES
+        error = refused["error"]
+        assert error["code"] == "ANSWER_TOO_LARGE"
+        assert error["details"]["mayHaveTakenEffect"] is False
+        assert error["details"]["bytes"] > MAX_ANSWER_BYTES
+        assert f"agentapps run {SUITE / 'agentic-to-do'} -- export > export.json" in error["hint"]
+        assert "items" not in refused
+
+    run(tmp_path, scenario, TODO)
+    assert (tmp_path / "state" / "todos.json").read_bytes() == before
 
 
 def test_a_negative_offset_or_limit_is_refused_naming_the_argument(tmp_path: Path) -> None:
