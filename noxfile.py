@@ -39,7 +39,7 @@ COVERAGE_FLOOR = 83
 # they run in a pass of their own after the parallel one, with the machine to themselves.
 SERIAL = "serial"
 # Each test pass: both cores where tests are independent, and the 50 slowest tests named.
-PARALLEL = ["-n", "auto", "--durations=50"]
+PARALLEL = ["-n", "auto", "--dist", "worksteal", "--durations=50"]
 
 
 def timed(function: Callable[[nox.Session], None]) -> Callable[[nox.Session], None]:

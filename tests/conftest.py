@@ -14,6 +14,33 @@ from agentapps.harness import AppRunner
 from .packages import APPS, AppFacts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# The tests that take many seconds each (`--durations`), by node id or its start. They run first:
+# the parallel pass hands out tests in collection order and a worker with nothing left steals from
+# the other's queue, so short tests at the end even out the workers; a long test at the end would
+# leave one core idle while the other runs it.
+LONG_FIRST = (
+    "tests/toolkit/test_warm.py::test_every_scenario_gives_the_same_bytes_warm_and_cold",
+    "tests/toolkit/test_install.py",
+    "tests/conformance/test_adapters.py::test_agentapps_passes_every_case_through_its_command_line",
+    "tests/toolkit/test_replay.py::test_a_runtime_given_as_a_command_replays_the_same_scenarios",
+    "tests/conformance/test_adapters.py::test_the_minimal_node_runtime_passes_every_required_case",
+    "tests/toolkit/test_new.py::test_a_new_package_passes_check_and_its_own_test",
+    "tests/toolkit/test_replay.py::test_every_scenario_passes_through_the_built_in_runtime_in_real_processes",
+    "tests/toolkit/test_hostile_packages.py::test_check_as_a_whole_is_bounded",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    """The place in LONG_FIRST of the name that finds `item`; any other test ranks after them all."""
+    return next(
+        (rank for rank, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST)
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The LONG_FIRST tests first, longest first; every other test after them, in its collected
+    order. Only the order changes: the same tests run (a sort in place, and a stable one)."""
+    items.sort(key=_rank)
 
 
 @pytest.fixture(autouse=True)

@@ -58,7 +58,7 @@ def test_tests_runs_the_parallel_pass_then_the_serial_pass(noxfile: ModuleType) 
     session = RecordingSession("tests")
     noxfile.tests(cast(nox.Session, session))
     assert [args for args, _ in session.runs] == [
-        ("pytest", "-n", "auto", "--durations=50", "-m", "not serial"),
+        ("pytest", "-n", "auto", "--dist", "worksteal", "--durations=50", "-m", "not serial"),
         ("pytest", "--durations=50", "-m", "serial"),
     ]
     # No success_codes: nox fails a session on any non-zero status, pytest's 5 (no test) included.
@@ -124,3 +124,30 @@ def test_newest_typer_upgrades_typer_then_replays_every_package_s_scenarios(noxf
     }
     assert "newest-typer" not in noxfile.nox.options.sessions  # it replays through processes: not a default
     assert took(session)
+
+
+def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
+    """The parallel pass's order (tests/conftest.py's LONG_FIRST): every test it names comes before
+    every other test, in the list's order, whatever order the files are given in, and each name
+    still finds a test (a renamed test would otherwise silently go back to the tail)."""
+    from tests.conftest import LONG_FIRST
+
+    files = sorted({name.split("::")[0] for name in LONG_FIRST})
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_noxfile.py", *files],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    collected = [line for line in completed.stdout.splitlines() if "::" in line]
+    long = [index for index, node in enumerate(collected) if node.startswith(LONG_FIRST)]
+    assert long == list(range(len(long)))
+    ranks = [
+        next(r for r, name in enumerate(LONG_FIRST) if node.startswith(name))
+        for node in collected[: len(long)]
+    ]
+    assert ranks == sorted(ranks)  # longest first, as LONG_FIRST lists them
+    assert all(any(node.startswith(name) for node in collected) for name in LONG_FIRST)
+    assert any(node.startswith("tests/test_noxfile.py::") for node in collected[len(long) :])

@@ -377,7 +377,7 @@ def test_a_state_file_named_like_another_states_temp_file_is_refused_so_no_clean
     assert sorted(path.name for path in shared.iterdir()) == ["a.json", "a.json.lock"]
 
 
-@pytest.mark.serial  # its time bound is measured
+# its time bound is seconds wide, far more than a test on the other core adds: not serial
 def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_at_once(app: AppRunner, facts: AppFacts) -> None:
     started = time.monotonic()
     # /proc/self exists and takes no new file; the wait for the lock would be 30 s.

@@ -226,7 +226,7 @@ def test_catalog_reports_each_fixture_and_never_stops_the_scan(
         assert entry["trust"] == "untrusted"  # a fixture stands for someone else's package
 
 
-@pytest.mark.serial  # its time bound is measured
+# its time bound is seconds wide, far more than a test on the other core adds: not serial
 @pytest.mark.parametrize("name", EXPECTED)
 def test_run_relays_success_or_reports_the_fault(
     agentapps: Callable[..., ToolkitResult], sandbox: Sandbox, name: str
@@ -388,7 +388,7 @@ def test_a_secret_in_the_callers_environment_is_not_visible_to_the_app(
     assert "AWS_SECRET_ACCESS_KEY" not in named
 
 
-@pytest.mark.serial  # its time bound is measured
+# its time bound is seconds wide, far more than a test on the other core adds: not serial
 def test_a_fifo_named_app_md_is_broken_and_never_waited_for(
     agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
 ) -> None:

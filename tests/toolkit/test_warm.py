@@ -494,7 +494,7 @@ def test_two_calls_at_once_are_two_children(tmp_path: Path, warm: WarmRuntime) -
 @pytest.mark.parametrize(
     "fixture", ["hangs", "hangs-in-a-new-session", "holds-stdout-in-a-new-session", "child-holds-stdout"]
 )
-@pytest.mark.serial  # its time bound is measured
+# its time bound is seconds wide, far more than a test on the other core adds: not serial
 def test_a_hostile_package_is_bounded_warm_as_it_is_cold(
     fixture: str, warm: WarmRuntime, tmp_path: Path
 ) -> None:
