@@ -10,15 +10,21 @@ of T (bench/floor.py), so drift of the machine hits both alike; the table shows 
 ratio of the medians. Peak memory is the child's maximum resident set (wait4). The bytes a list
 prints are divided by the entities it lists. A state is seeded as the app itself writes it
 (compact JSON, the models' field order): a file in another form is read once through a slower
-check for repeated keys, and the app's first write puts it in its own form. Nothing here asserts:
-it measures.
+check for repeated keys, and the app's first write puts it in its own form. The packages'
+sources are compiled first (`compileall`), as any first run writes their bytecode: under
+PYTHONDONTWRITEBYTECODE every call would otherwise compile some thirty modules again, which T,
+whose libraries are installed compiled, never pays. Besides wall time, each run's CPU time (user
+and system, of the child) is read, and the CPU ratio is the median of each run's to the T run
+beside it: a busy machine skews it far less than wall time. Nothing here asserts: it measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,15 +49,21 @@ NOW = "2026-04-02T00:00:00Z"
 class Sample:
     seconds: float
     stdout: bytes
+    cpu_seconds: float  # user + system time of the child
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_once(argv: list[str], cwd: Path, env: dict[str, str]) -> Sample:
-    started = time.perf_counter()
+    cpu_before, started = _children_cpu(), time.perf_counter()
     completed = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu_before
     if completed.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {completed.returncode}: {completed.stdout[:300]!r}")
-    return Sample(elapsed, completed.stdout)
+    return Sample(elapsed, completed.stdout, cpu)
 
 
 # Peak memory is read through this small launcher: a child forked from the benchmark itself would
@@ -76,6 +88,7 @@ class Measurement:
     floor_s: float
     peak_kib: int
     stdout: bytes
+    cpu_ratio: float | None = None  # median of each run's CPU time over its T run's
 
     @property
     def ratio(self) -> float:
@@ -89,16 +102,24 @@ def measure(
     reset()
     run_once(FLOOR, ROOT, env)
     run_once(argv, cwd, env)
-    ours, floor = [], []
+    ours, floor, cpu_ratios = [], [], []
     last = b""
     for _ in range(runs):
         reset()
-        floor.append(run_once(FLOOR, ROOT, env).seconds)
+        floor_sample = run_once(FLOOR, ROOT, env)
+        floor.append(floor_sample.seconds)
         sample = run_once(argv, cwd, env)
         ours.append(sample.seconds)
+        cpu_ratios.append(sample.cpu_seconds / floor_sample.cpu_seconds)
         last = sample.stdout
     reset()
-    return Measurement(statistics.median(ours), statistics.median(floor), peak_kib(argv, cwd, env), last)
+    return Measurement(
+        statistics.median(ours),
+        statistics.median(floor),
+        peak_kib(argv, cwd, env),
+        last,
+        statistics.median(cpu_ratios),
+    )
 
 
 def row(app: str, items: int, command: str, kind: str, result: Measurement) -> dict[str, Any]:
@@ -110,6 +131,7 @@ def row(app: str, items: int, command: str, kind: str, result: Measurement) -> d
         "ms": result.median_s * 1000,
         "floor_ms": result.floor_s * 1000,
         "ratio": result.ratio,
+        "cpu_ratio": result.cpu_ratio,
         "peak_mib": result.peak_kib / 1024,
         "bytes_per_item": None,
         "limit_bytes": None,
@@ -272,7 +294,8 @@ def bench_apps(runs: int, scratch: Path) -> list[dict[str, Any]]:
                     measured["limit_bytes"] = len(run_once([*argv, "--limit", "10"], package, env).stdout)
                 rows.append(measured)
                 print(
-                    f"{app.package:14} {size:>6} {label:7} {measured['ms']:7.1f} ms  x{result.ratio:.2f} T",
+                    f"{app.package:14} {size:>6} {label:7} {measured['ms']:7.1f} ms  x{result.ratio:.2f} T"
+                    f"  CPU x{result.cpu_ratio:.2f}",
                     flush=True,
                 )
     return rows
@@ -518,17 +541,18 @@ def bench_timewarrior(runs: int, scratch: Path) -> list[dict[str, Any]] | str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| app | items | command | median ms | T ms | ratio to T | peak MiB | list bytes/item "
+        "| app | items | command | median ms | T ms | ratio to T | CPU ratio | peak MiB | list bytes/item "
         "| `--limit 10` bytes |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         per_item = f"{row['bytes_per_item']:.0f}" if row["bytes_per_item"] is not None else ""
         limited = str(row["limit_bytes"]) if row["limit_bytes"] is not None else ""
         peak = f"{row['peak_mib']:.1f}" if row["peak_mib"] is not None else ""
+        cpu = f"{row['cpu_ratio']:.2f}" if row.get("cpu_ratio") is not None else ""
         lines.append(
             f"| {row['app']} | {row['items']:,} | {row['command']} | {row['ms']:.1f} | {row['floor_ms']:.1f} "
-            f"| {row['ratio']:.2f} | {peak} | {per_item} | {limited} |"
+            f"| {row['ratio']:.2f} | {cpu} | {peak} | {per_item} | {limited} |"
         )
     return "\n".join(lines)
 
@@ -608,6 +632,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9, help="timed runs of each command (and of T)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.md")
     options = parser.parse_args()
+    for package in ("agentic-to-do", "agentic-notes", "agentic-timer"):
+        compileall.compile_dir(ROOT / package / "app", quiet=1)
     with tempfile.TemporaryDirectory(prefix="agentic-bench-") as scratch_name:
         scratch = Path(scratch_name)
         head = baseline(options.runs)

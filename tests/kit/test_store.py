@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from pydantic import Field
 
 from agentic_kit.errors import AppError
 from agentic_kit.settings import Settings
-from agentic_kit.store import StateStore, VersionedState
+from agentic_kit.store import CamelModel, StateStore, VersionedState
 
 
 class CounterState(VersionedState):
@@ -133,3 +135,64 @@ def test_a_lock_file_that_cannot_be_made_is_a_state_io_error_without_waiting(
         f"Cannot create the lock file of state file {tmp_path / 'state.json'}: No such file or directory."
     )
     assert list(tmp_path.iterdir()) == []
+
+
+class Entry(CamelModel):
+    id: str
+    tags: list[str] = Field(default_factory=list)
+
+
+class EntriesState(VersionedState):
+    entries: list[Entry] = Field(default_factory=list)
+
+
+def _collections_during(action: Callable[[], object]) -> list[int]:
+    """The generation of each run of the cycle collector while `action` runs."""
+    generations: list[int] = []
+
+    def record(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    gc.callbacks.append(record)
+    try:
+        action()
+    finally:
+        gc.callbacks.remove(record)
+    return generations
+
+
+def test_a_large_state_is_read_without_the_cycle_collector_running_through_it(tmp_path: Path) -> None:
+    """Each of a large state's new containers counts toward the next collection: 10,000 entities
+    set off dozens as they were built (a full pass over every object among them), for a state that
+    holds no cycles. The collector is paused while it is built and runs again after."""
+    path = tmp_path / "state.json"
+    entries = ",".join(f'{{"id":"e_{n}","tags":["a"]}}' for n in range(10_000))
+    path.write_text(f'{{"schemaVersion":1,"nextId":1,"entries":[{entries}]}}\n')
+    store = StateStore(path, EntriesState, Settings.read())
+    loaded: list[EntriesState] = []
+    assert gc.isenabled()
+    generations = _collections_during(lambda: loaded.append(store.load()))
+    assert len(loaded[0].entries) == 10_000
+    assert len(generations) <= 1, generations
+    assert gc.isenabled()
+
+
+def test_the_cycle_collector_runs_again_after_a_state_it_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text('{"schemaVersion":1,"nextId":1,"entries":[{"id":1}]}\n')
+    with pytest.raises(AppError) as refused:
+        StateStore(path, EntriesState, Settings.read()).load()
+    assert refused.value.code == "STATE_CORRUPT"
+    assert gc.isenabled()
+
+
+def test_a_cycle_collector_paused_by_the_caller_stays_paused(tmp_path: Path) -> None:
+    gc.disable()
+    try:
+        store_at(tmp_path).load()
+        (tmp_path / "state.json").write_text('{"schemaVersion":1,"nextId":1,"values":[]}\n')
+        store_at(tmp_path).load()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

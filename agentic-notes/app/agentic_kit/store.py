@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import gc
 import os
 import re
 import secrets
@@ -311,7 +312,8 @@ class StateStore(Generic[StateT]):
         try:
             # One pass in pydantic-core parses and validates, types and field rules: the cost of
             # every command at 10,000 items. The invariants take one more pass, in Python.
-            state = self.model.model_validate_json(raw)
+            with _no_cycle_collection():
+                state = self.model.model_validate_json(raw)
         except ValidationError as error:
             raise self._diagnose(raw, error) from None
         if state.schema_version > self.model.SCHEMA_VERSION:
@@ -411,6 +413,23 @@ class StateStore(Generic[StateT]):
             if temp_name is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector paused while a state is built: the state holds no cycles (models,
+    lists and strings, each freed by its count as ever), but each of its tens of thousands of
+    new containers counts toward the next collection, and a state of 10,000 entities set off
+    some fifty, one of them a full pass over every object the process holds. Once it runs
+    again, one collection of the young objects takes their place."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class _NotARegularFile(Exception):

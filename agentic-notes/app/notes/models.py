@@ -16,7 +16,7 @@ from pydantic import Field
 from agentic_kit.excerpts import EXCERPT_CHARS
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
-from agentic_kit.tags import Tags, tag_problems
+from agentic_kit.tags import Tags, tag_problem
 from agentic_kit.text import STORED_LINE_PATTERN
 
 ID_PREFIX = "nt"
@@ -98,7 +98,7 @@ class NotesState(VersionedState):
 def note_problem(note: Note) -> str | None:
     """What one note breaks that its fields' rules cannot say; None when it keeps it all. The
     state checks it for each note; import for each note it reads."""
-    problem = next(tag_problems(note.id, note.tags), None)
+    problem = tag_problem(note.id, note.tags)
     if problem is not None:
         return problem
     # Timestamps of the stored form compare as text in the order of their instants.

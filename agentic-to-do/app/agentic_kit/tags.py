@@ -4,14 +4,14 @@ combining accent are one tag), one word each, unique and sorted, at most TAGS_MA
 A tag an older version stored unnormalised is kept as it was and matched by `tag_key`.
 
 `normalise_tags` checks what a command is given; `Tags` is the field's type in a model (what a
-pattern can say, checked in pydantic's one pass); `tag_problems` is what no pattern can say for
+pattern can say, checked in pydantic's one pass); `tag_problem` is what no pattern can say for
 all of Unicode (lowercase, printable, sorted), for a state's `problems`.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import ge
 from typing import Annotated
 
@@ -81,16 +81,28 @@ def merged_tags(current: Iterable[str], added: Iterable[str], what: str) -> list
     return tags
 
 
-def tag_problems(entity_id: str, tags: list[str]) -> Iterator[str]:
-    """What the stored tags of one entity break that their pattern cannot say."""
+def tag_problem(entity_id: str, tags: list[str]) -> str | None:
+    """What the stored tags of one entity break that their pattern cannot say; None when nothing.
+    A state's `problems` asks it of each of thousands of entities, so tags all ASCII (the common
+    case) are tested joined by spaces, one pass each: ASCII lowers character by character and a
+    space is printable, so the joined text is lowercase and printable exactly when every tag is."""
+    if not tags:
+        return None
     if len(tags) > 1 and any(map(ge, tags, tags[1:])):  # some tag is not below the next
-        yield f"the tags of {entity_id} are not unique and sorted"
-    elif tags and any(tag != tag.lower() for tag in tags):
-        yield f"the tags of {entity_id} are not all lowercase"
+        return f"the tags of {entity_id} are not unique and sorted"
+    joined = tags[0] if len(tags) == 1 else " ".join(tags)
+    if joined.isascii():
+        lowercase, printable = joined == joined.lower(), joined.isprintable()
+    else:
+        lowercase = all(tag == tag.lower() for tag in tags)
+        printable = all(map(str.isprintable, tags))
+    if not lowercase:
+        return f"the tags of {entity_id} are not all lowercase"
     # What a tag given to a command could never hold (normalise_tags): a format character such
     # as a zero-width space, or any other that is not printable.
-    elif tags and not all(map(str.isprintable, tags)):
-        yield (
+    if not printable:
+        return (
             f"a tag of {entity_id} holds a character no tag may hold "
             "(a control, format or separator character)"
         )
+    return None

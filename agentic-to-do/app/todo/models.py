@@ -14,7 +14,7 @@ from pydantic import Field
 
 from agentic_kit.ids import id_pattern
 from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
-from agentic_kit.tags import Tags, tag_problems
+from agentic_kit.tags import Tags, tag_problem
 from agentic_kit.text import STORED_LINE_PATTERN
 
 ID_PREFIX = "td"
@@ -99,4 +99,4 @@ def item_problem(item: TodoItem) -> str | None:
         return f"{item.id} has moments out of order (completedAt after updatedAt)"
     if item.repeat is not None and item.due_at is None:
         return f"{item.id} repeats {item.repeat} but has no due to repeat from"
-    return next(tag_problems(item.id, item.tags), None)
+    return tag_problem(item.id, item.tags)
