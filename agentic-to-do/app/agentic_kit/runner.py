@@ -143,7 +143,13 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
         self._model: tuple[int, AppModel] | None = None  # see model()
-        self.callback()(_app_options(self.version_help))
+        # The app's own options, before any command: typer lists them in the app's --help, and
+        # the runner reads them (it answers --version before any command).
+        app_options: Any = lambda human=False, version=False: None  # noqa: E731 - a signature to hold
+        app_options.__signature__ = inspect.Signature(
+            [_flag("human", HUMAN_FLAG, _HUMAN_HELP), _flag("version", VERSION_FLAG, self.version_help)]
+        )
+        self.callback()(app_options)
         self.command("describe")(self._describe)
 
     def command(
@@ -228,21 +234,6 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         from .describe import describe_app  # only this command needs it
 
         return item_payload(describe_app(self.model().group, self.traits))
-
-
-def _app_options(version_help: str) -> Callable[..., None]:
-    """The app's own options, before any command: typer lists them in the app's --help, and the
-    runner reads them (the runner answers --version before any command)."""
-
-    def app_options(human: bool = False, version: bool = False) -> None: ...
-
-    app_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            _flag("human", HUMAN_FLAG, _HUMAN_HELP),
-            _flag("version", VERSION_FLAG, version_help),
-        ]
-    )
-    return app_options
 
 
 def _flag(name: str, option: str, help_text: str) -> inspect.Parameter:
