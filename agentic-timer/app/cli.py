@@ -11,8 +11,9 @@ read), and returns the timers as they read at that moment.
 
 import _signal  # type: ignore[import-not-found]  # `signal`'s C core: it loads no Python code
 
-# First, before any other import (so no `from __future__`): a SIGINT during start-up ends the run
-# quietly, as SIGTERM does (agentic_kit/interrupts.py); a background job's SIGINT stays ignored.
+# Before any other import, so that a SIGINT while they load ends the run quietly, as SIGTERM does
+# (agentic_kit/interrupts.py), not with a traceback; hence no `from __future__`, which must come
+# first. A background job's SIGINT stays ignored.
 if __name__ == "__main__" and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
 

@@ -20,8 +20,6 @@ so — nothing for a closed pipe, whose reader chose to stop reading.
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import functools
 import inspect
 import io
@@ -32,12 +30,12 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypedDict, TypeVar, Unpack
 
 import typer
 from typing_extensions import TypeVar as DefaultingTypeVar  # `default=` on Python 3.11
 
-from . import hints, human, interrupts, settings
+from . import hints, human, interrupts, settings, stdio
 from .envelope import (
     Envelope,
     Payload,
@@ -73,6 +71,7 @@ __all__ = [
     "HUMAN_FLAG",
     "VERSION_FLAG",
     "AgenticApp",
+    "AppOptions",
     "CommandTraits",
     "main",
     "new_app",
@@ -143,8 +142,14 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         self.summary: Mapping[str, str] = summary or {"id": "{}"}
         self.durations: Mapping[str, str] = durations or {}
         self.traits: dict[str, CommandTraits] = {}
-        self._model_cache: tuple[int, AppModel] | None = None  # see _model
-        self.callback()(_app_options(self.version_help))
+        self._model: tuple[int, AppModel] | None = None  # see model()
+        # The app's own options, before any command: typer lists them in the app's --help, and
+        # the runner reads them (it answers --version before any command).
+        app_options: Any = lambda human=False, version=False: None  # noqa: E731 - a signature to hold
+        app_options.__signature__ = inspect.Signature(
+            [_flag("human", HUMAN_FLAG, _HUMAN_HELP), _flag("version", VERSION_FLAG, self.version_help)]
+        )
+        self.callback()(app_options)
         self.command("describe")(self._describe)
 
     def command(
@@ -183,9 +188,18 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         """The `if __name__ == "__main__"` of the entry script: run the command line, exit."""
         main(self)
 
+    def model(self) -> AppModel:
+        """The app's model, built once per set of commands: a warm runtime or a test runs it many
+        times, and a command registered later is seen (the key is how many there are)."""
+        if self._model is None or self._model[0] != len(self.traits):
+            self._model = (len(self.traits), app_model(typer.main.get_command(self), self.traits))
+        return self._model[1]
+
     def prepare(self) -> None:
-        """The last line of the entry script's body: see `prepare`."""
-        prepare(self)
+        """Build the model now, once every command is defined (the last line of a script's body):
+        the work a run does first, done where a warm process, which runs the body once, holds it
+        for every call. A cold run pays the same, once."""
+        self.model()
 
     def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
         """The envelope and exit status of what a command returned: a payload is a success."""
@@ -199,15 +213,10 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
 
     def version(self) -> str:
         """The package's version: the `version` of its APP.md frontmatter, read only when asked.
-        The package root is the folder above the entry script's (`app/cli.py`), found from the
-        file its commands are written in."""
-        entry = next(
-            (trait.function for trait in self.traits.values() if trait.function.__module__ != __name__),
-            None,
-        )
-        manifest = Path(entry.__code__.co_filename).resolve().parents[1] / "APP.md" if entry else None
+        The package root is the folder above the entry script's (`app/cli.py`)."""
+        folder = self._entry_folder
         try:
-            text = manifest.read_text(encoding="utf-8") if manifest is not None else ""
+            text = (folder.parent / "APP.md").read_text(encoding="utf-8") if folder else ""
         except (OSError, UnicodeDecodeError):
             text = ""
         frontmatter = text.split("\n---", 1)[0] if text.startswith("---") else ""
@@ -224,22 +233,7 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         """Describe every command (arguments, options, effects) and the error codes, as JSON."""
         from .describe import describe_app  # only this command needs it
 
-        return item_payload(describe_app(_model(self).group, self.traits))
-
-
-def _app_options(version_help: str) -> Callable[..., None]:
-    """The app's own options, before any command: typer lists them in the app's --help, and the
-    runner reads them (the runner answers --version before any command)."""
-
-    def app_options(human: bool = False, version: bool = False) -> None: ...
-
-    app_options.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            _flag("human", HUMAN_FLAG, _HUMAN_HELP),
-            _flag("version", VERSION_FLAG, version_help),
-        ]
-    )
-    return app_options
+        return item_payload(describe_app(self.model().group, self.traits))
 
 
 def _flag(name: str, option: str, help_text: str) -> inspect.Parameter:
@@ -266,6 +260,15 @@ def _with_human_flag(function: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+class AppOptions(TypedDict, total=False):
+    """What an app may declare besides what new_app requires (AgenticApp's options of that name)."""
+
+    list_items: tuple[type[BaseModel], ...]
+    item_models: tuple[type[BaseModel], ...]
+    envelopes: tuple[Any, ...]
+    durations: Mapping[str, str]
+
+
 def new_app(
     help_text: str,
     *,
@@ -275,11 +278,11 @@ def new_app(
     entity: type[BaseModel],
     entity_name: str,
     summary: Mapping[str, str],
-    **optional: Any,
+    **optional: Unpack[AppOptions],
 ) -> AgenticApp[AppStateT]:
     """An app's AgenticApp, with what every app must declare: its state (the model, the file's
-    name, the variable naming a file of its own), its entity and name, its --human summary.
-    `optional` takes AgenticApp's other options: list_items, item_models, envelopes, durations."""
+    name, the variable naming a file of its own), its entity and name, its --human summary; and
+    any of AppOptions (a name not among them is a type error, and a TypeError naming it)."""
     return AgenticApp(
         help_text,
         state=state,
@@ -311,7 +314,7 @@ def main(app: AgenticApp) -> None:
     never delivered: the run it was meant to stop is over, and has said so.
     """
     interrupts.end_runs_quietly()
-    _occupy_closed_standard_streams()
+    stdio.occupy_closed_standard_streams()
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(encoding="utf-8")
     if hasattr(signal, "SIGXFSZ"):
@@ -322,40 +325,9 @@ def main(app: AgenticApp) -> None:
     sys.exit(status)
 
 
-def _occupy_closed_standard_streams() -> None:
-    """A process started with stdin, stdout or stderr closed (`>&-`) has that descriptor free, and
-    the next file opened (a lock, a temp file) would take its number, where a stray write meant for
-    the stream would land. /dev/null takes it instead; Python already knows the stream as None."""
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            with contextlib.suppress(OSError):
-                opened = os.open(os.devnull, os.O_RDWR)
-                if opened != fd:  # a lower descriptor was free too: it is filled on its own turn
-                    os.dup2(opened, fd)
-                    os.close(opened)
-
-
-def _model(app: AgenticApp) -> AppModel:
-    """The app's model, built once per set of commands: a warm runtime or a test runs it many
-    times, and a command registered later is seen (the key is how many there are)."""
-    key = len(app.traits)
-    if app._model_cache is None or app._model_cache[0] != key:
-        app._model_cache = (key, app_model(typer.main.get_command(app), app.traits))
-    return app._model_cache[1]
-
-
-def prepare(app: AgenticApp) -> None:
-    """Build the app's model now, once every command is defined (the last line of a script's
-    body): the work a run does first, done where a warm process, which runs the body once, holds
-    it for every call. A cold run pays the same, once."""
-    _model(app)
-
-
 def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    model = _model(app)
+    model = app.model()
     command = next((arg for arg in args if not arg.startswith("-")), None)
     command = command if command in model.commands else None
     with settings.one_run() as run:  # its settings and commits: to tell a failure after a commit
@@ -366,59 +338,14 @@ def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope
         envelope, status = _internal_error(command, error, committed=run.commits > 0)
         text = to_json(envelope)
     interrupts.hold()  # the answer is printed whole or, if interrupted before this, not at all
-    _print_answer(text, status)
+    stdio.print_answer(text, status)
     return status
-
-
-def _print_answer(text: str, status: int) -> None:
-    try:
-        if sys.stdout is None:  # started with stdout closed
-            raise OSError(errno.EBADF, "stdout is closed")
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except (OSError, ValueError) as error:  # EPIPE, ENOSPC, EBADF, EIO; ValueError: a closed stream
-        _stdout_failed(error, status)
-
-
-def _stdout_failed(error: Exception, status: int) -> None:
-    """Nothing more can be said on stdout: the run keeps its own exit status, which tells the
-    outcome (0: done, and saved if it was a change), and stdout is pointed at /dev/null, so the
-    interpreter's last flush at exit cannot fail again (a traceback and status 120). stderr gets
-    one line saying so — but for a reader that closed the pipe, which chose to stop reading
-    (`| head -1`) and, as with any Unix tool, is told nothing."""
-    if not isinstance(error, BrokenPipeError):
-        reason = (error.strerror if isinstance(error, OSError) else None) or str(error)
-        _note(f"The answer could not be written to stdout ({reason}); exit status {status} is the command's.")
-    if sys.stdout is None:
-        return
-    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
-        fd = sys.stdout.fileno()
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-        os.close(devnull)
-
-
-def _note(line: str) -> None:
-    """A line on stderr, if there is one (a process may be started without it)."""
-    if sys.stderr is not None:
-        with contextlib.suppress(OSError, ValueError):
-            print(line, file=sys.stderr, flush=True)
-
-
-def _no_command(command_names: list[str]) -> AppError:
-    return AppError(
-        ErrorCode.USAGE_ERROR,
-        "No command given.",
-        f"Run one of: {', '.join(command_names)} (add --help to any of them).",
-    )
 
 
 def _invoke(
     app: AgenticApp, model: AppModel, args: list[str], command: str | None, run: settings.Run
 ) -> tuple[Envelope, int, bool]:
     """The envelope, the exit status, and whether the answer is printed as text (--human)."""
-    if not args:
-        return (*_failure(command, _no_command(sorted(model.commands))), False)
     for number, arg in enumerate(args, start=1):
         byte = undecodable_byte(arg)
         if byte is not None:
@@ -448,8 +375,10 @@ def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tu
         return version_envelope(app.version()), EXIT_OK
     if line.help:
         return help_envelope(None, root.get_help() + "\n"), EXIT_OK
-    if not rest:  # only the app's options (`--human`): the same answer as no arguments at all
-        raise _no_command(sorted(model.commands))
+    if not rest:  # no arguments, or only the app's options (`--human`)
+        names = ", ".join(sorted(model.commands))
+        hint = f"Run one of: {names} (add --help to any of them)."
+        raise AppError(ErrorCode.USAGE_ERROR, "No command given.", hint)
     name, words = rest[0], rest[1:]
     command = model.commands.get(name)
     if command is None:
@@ -473,7 +402,7 @@ def _is_usage_error(envelope: object) -> bool:
 
 
 def _internal_error(command: str | None, error: Exception, *, committed: bool) -> tuple[Envelope, int]:
-    _note(f"internal error: {type(error).__name__}: {printable(str(error))}")
+    stdio.note(f"internal error: {type(error).__name__}: {printable(str(error))}")
     if os.environ.get("AGENTIC_DEBUG") and sys.stderr is not None:
         import traceback
 

@@ -184,3 +184,25 @@ def test_a_store_waits_for_the_lock_as_long_as_its_settings_say(
     with store.transaction():
         pass  # nothing changed: nothing committed
     assert run.commits == 1
+
+
+def test_new_app_refuses_an_option_it_does_not_have_by_name() -> None:
+    """new_app's options are typed (AppOptions): a misspelt one is a type error for mypy and, run
+    anyway, a TypeError naming it, never an option silently dropped."""
+    from pydantic import BaseModel
+
+    class Item(BaseModel):
+        id: str
+
+    required: dict[str, object] = {
+        "state": _Counter,
+        "state_file": "counter.json",
+        "state_env": "COUNTER_STATE_FILE",
+        "entity": Item,
+        "entity_name": "item",
+        "summary": {"id": "{}"},
+    }
+    app = agentic_kit.new_app("A counter.", durations={"elapsedMs": "elapsed"}, **required)  # type: ignore[arg-type]
+    assert app.durations == {"elapsedMs": "elapsed"}
+    with pytest.raises(TypeError, match="list_itemz"):
+        agentic_kit.new_app("A counter.", list_itemz=(Item,), **required)  # type: ignore[arg-type, call-arg]
