@@ -575,9 +575,12 @@ class _Probe:
             return None  # already reported
         item = described.envelope.get("item") if described.ok and described.envelope else None
         if not isinstance(item, dict) or not isinstance(item.get("commands"), list):
+            # An app that fails while it starts (a TypeError in its set-up) says why only on stderr.
+            said = (described.stderr.strip().splitlines() or [""])[-1]
             self.report.error(
                 "entry.runs",
-                "describe is declared but did not give its commands (an envelope with item.commands).",
+                "describe is declared but did not give its commands (an envelope with item.commands)"
+                + (f"; its stderr ends: {said[:300]}" if said else "."),
                 "entry.command describe",
             )
             return None

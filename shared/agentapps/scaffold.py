@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import keyword
 import re
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -39,12 +40,20 @@ MAX_SKILL_DESCRIPTION_CHARS = 1024  # the Agent Skills limit
 APP_IMPORTS = {"agentic_kit", "typer", "filelock", "pydantic", "pydantic_core"}
 
 
+def _slug_hint(slug: str) -> str:
+    """A path where the slug goes is the folder to create it in: say how to give both."""
+    path = Path(slug)
+    if "/" in slug and SLUG.fullmatch(path.name) and len(path.name) <= MAX_SLUG_CHARS:
+        return f"Give the slug and the folder apart: new {path.name} --dir {shlex.quote(str(path.parent))}"
+    return "For example: my-bookmarks."
+
+
 def check_slug(slug: str) -> str:
     if not SLUG.fullmatch(slug) or len(slug) > MAX_SLUG_CHARS:
         raise validation_error(
             f"{slug!r} is not a valid slug: kebab-case, starting with a letter, "
             f"at most {MAX_SLUG_CHARS} characters.",
-            "For example: my-bookmarks.",
+            _slug_hint(slug),
         )
     module = slug.replace("-", "_")
     if keyword.iskeyword(module):

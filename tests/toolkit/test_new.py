@@ -245,3 +245,32 @@ def test_sync_of_a_package_not_built_on_the_kit_is_refused_and_writes_nothing(
     assert (result.exit_status, result.error_code) == (10, "PACKAGE_INVALID")
     assert not (package / "schemas").exists()
     assert not (package / "app" / "agentic_kit").exists()
+
+
+def test_a_path_given_as_the_slug_hints_the_slug_and_dir_apart(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    """Found from outside: `new /tmp/x/my-app` was refused with only "For example: my-bookmarks"."""
+    result = agentapps("new", str(tmp_path / "my-app"))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    hint = result.envelope["error"]["hint"]
+    assert hint == f"Give the slug and the folder apart: new my-app --dir {tmp_path}"
+    followed = agentapps(*hint.removeprefix("Give the slug and the folder apart: ").split())
+    assert followed.exit_status == 0, followed.envelope
+    assert (tmp_path / "my-app" / "APP.md").is_file()
+
+
+def test_check_says_why_an_app_that_fails_at_start_up_gave_no_describe(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    """Found from outside: a misspelt new_app option (a TypeError as the script starts) was reported
+    only as "describe ... did not give its commands", with the TypeError nowhere in check's answer."""
+    assert agentapps("new", "typo-app", "--dir", str(tmp_path)).exit_status == 0
+    cli = tmp_path / "typo-app" / "app" / "cli.py"
+    cli.write_text(cli.read_text().replace("    summary=", "    sumary=", 1))  # new_app refuses it
+    checked = agentapps("check", str(tmp_path / "typo-app"), "--approve")
+    assert checked.exit_status != 0
+    findings = checked.envelope["error"]["details"]["items"][0]["findings"]
+    runs = [finding for finding in findings if finding["rule"] == "entry.runs"]
+    assert len(runs) == 1, findings
+    assert "its stderr ends: TypeError: " in runs[0]["message"], runs[0]
