@@ -192,6 +192,20 @@ def test_human_text_keeps_every_line_of_a_difference_under_its_rule() -> None:
     ]
 
 
+def test_human_text_quotes_the_end_of_a_failed_steps_stderr() -> None:
+    """Found from outside: an adapter that could not read its arguments said why only on stderr,
+    which the JSON report held and the --human text left out."""
+    failure = {
+        "step": 1,
+        "operation": "AGENTAPPS_TRUSTED='' catalog {case}/packages",
+        "differences": ["exit status: 1, not 0"],
+        "stderr": "Traceback (most recent call last):\n  ...\nError: cannot read /x/run/APP.md\n",
+    }
+    result = {"tier": "catalog", "case": "catalog/x", "level": "seed", "passed": False, "problem": None}
+    text = human_report({"summary": "r"}, [{**result, "failure": failure, "steps": 1}])
+    assert "        its stderr ends: Error: cannot read /x/run/APP.md" in text.splitlines()
+
+
 @pytest.mark.parametrize(
     ("counts", "verdict"),
     [

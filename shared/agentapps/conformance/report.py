@@ -26,6 +26,9 @@ def human_report(summary: dict[str, Any], results: list[dict[str, Any]]) -> str:
             if failure:
                 lines += _indented(f"step {failure['step']} of {result['steps']}: {failure['operation']}")
                 lines += [line for difference in failure["differences"] for line in _indented(difference)]
+                said = (failure.get("stderr") or "").strip().splitlines()
+                if said:  # often the cause (an adapter that cannot read what it was given)
+                    lines += _indented(f"its stderr ends: {said[-1][:300]}")
     lines.append(summary["summary"])
     lines += _verdict(summary)
     return "\n".join(lines)
