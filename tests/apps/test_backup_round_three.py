@@ -5,6 +5,7 @@ range, a count that does not match its items, and a read that held the limit's b
 from __future__ import annotations
 
 import json
+import os
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -202,3 +203,43 @@ def test_an_endless_stdin_is_read_in_bounded_chunks_and_refused_at_the_limit(mon
     with pytest.raises(AppError, match="larger than the limit"):
         inputs.read_text_source("--file", "-", max_bytes=limit)
     assert stream.largest <= 1024 * 1024
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_a_device_as_a_file_is_refused_at_once(todo: AppRunner, tmp_path: Path, kind: str) -> None:
+    """The finding: `--file` naming a FIFO waited forever for a writer, and /dev/zero was read up
+    to the 512 MiB limit. A path names a regular file (stdin is `-`): anything else is refused
+    before it is opened."""
+    if kind == "fifo":
+        source = tmp_path / "pipe"
+        os.mkfifo(source)
+    else:
+        source = Path("/dev/zero")
+    refused = todo.run("import", "--file", str(source), env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    message = refused.envelope["error"]["message"]
+    assert ("a FIFO" if kind == "fifo" else "a device") in message and "not a regular file" in message
+    assert not (todo.state_dir / "todos.json").exists()
+
+
+def test_a_fifo_as_a_notes_body_file_is_refused(notes: AppRunner, tmp_path: Path) -> None:
+    source = tmp_path / "pipe"
+    os.mkfifo(source)
+    refused = notes.run("add", "t", "--body-file", str(source), env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    assert "a FIFO" in refused.envelope["error"]["message"]
+    assert not (notes.state_dir / "notes.json").exists()
+
+
+def test_a_fifo_swapped_in_after_the_check_is_not_waited_on(tmp_path: Path, monkeypatch: Any) -> None:
+    """Between the stat and the open a FIFO may replace the file: the open does not block on it."""
+    source = tmp_path / "pipe"
+    os.mkfifo(source)
+    regular = tmp_path / "file"
+    regular.write_text("{}")
+    real_stat = os.stat
+    # The race: the stat saw a regular file, the open finds the FIFO.
+    monkeypatch.setattr(inputs.os, "stat", lambda path, *args, **kwargs: real_stat(regular))
+    with pytest.raises(AppError) as refused:
+        inputs.read_text_source("--file", str(source), max_bytes=1000)
+    assert "a FIFO" in refused.value.message
