@@ -45,6 +45,7 @@ costs no more than any change of the state it makes (a 100,000-item to-do import
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -61,12 +62,21 @@ from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, format_id, id_problems
 from .inputs import read_text_source
 from .store import MAX_STATE_BYTES, RepeatedKey, VersionedState
-from .text import printable
+from .text import ECHO_MAX_CHARS, printable, quoted, shortened
 
 # How many old → new ids an import's answer lists: the answer stays small whatever the export.
 IDS_SHOWN = 100
 
 _HINT = "Give a file that `export` printed, unchanged."
+
+# The keys an export may have: any other is a mistake (or another format), refused as an item's is.
+EXPORT_KEYS = frozenset({"ok", "command", "app", "schemaVersion", "nextId", "count", "items"})
+
+# A \uD800-\uDFFF escape that is not half of a pair (an escaped backslash before it is text).
+_LONE_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
 
 
 class BackupItem(Protocol):
@@ -185,18 +195,26 @@ def parse_export(
     version = document["schemaVersion"]
     if version > schema_version:
         raise validation_error(
-            f"{option} is an export from a newer version (schemaVersion {version}); this version "
+            f"{option} is an export from a newer version (schemaVersion {_number(version)}); this version "
             f"reads up to {schema_version}.",
             "Import it with the newer version of the app.",
         )
     if version < 1:
-        raise validation_error(f"{option} has schemaVersion {version}; exports start at 1.", _HINT)
+        raise validation_error(f"{option} has schemaVersion {_number(version)}; exports start at 1.", _HINT)
+    unknown = sorted(key for key in document if key not in EXPORT_KEYS)
+    if unknown:
+        raise validation_error(
+            f"{option} has the key {quoted(unknown[0])}, which an export does not have "
+            f"(it has {', '.join(sorted(EXPORT_KEYS))}).",
+            _HINT,
+        )
     next_id = document.get("nextId")
     if next_id is not None and type(next_id) is not int:
         raise validation_error(f"{option} has a nextId that is not a whole number.", _HINT)
     if next_id is not None and not 1 <= next_id <= MAX_ID + 1:
         raise validation_error(
-            f"{option} has nextId {next_id}, out of range: an id counter is from 1 to {MAX_ID + 1}.", _HINT
+            f"{option} has nextId {_number(next_id)}, out of range: an id counter is from 1 to {MAX_ID + 1}.",
+            _HINT,
         )
     raw_items: list[Any] = document.pop("items")
     # `export` prints how many items it wrote: fewer or more is a truncated or edited file.
@@ -205,7 +223,8 @@ def parse_export(
         raise validation_error(f"{option} has a count that is not a whole number.", _HINT)
     if stated is not None and stated != len(raw_items):
         raise validation_error(
-            f"{option} says count {stated} but holds {len(raw_items)} items: it was cut short or edited.",
+            f"{option} says count {_number(stated)} but holds {len(raw_items)} items: "
+            "it was cut short or edited.",
             "Export again and import that file unchanged (or remove its count if you edited it on purpose).",
         )
     del document
@@ -230,12 +249,21 @@ def _refuse_another_apps(
     option: str, document: dict[str, Any], app: str | None, id_prefix: str | None
 ) -> None:
     """An export names its app; an older one, without that, is known by its items' ids."""
-    named = document.get("app")
-    if app is not None and isinstance(named, str) and named != app:
-        raise validation_error(
-            f"{option} is an export of {printable(named)}, not of {app}.",
-            f"Import it with {printable(named)}; give {app} an export that {app} printed.",
-        )
+    if "app" in document:  # an older export has none; one that has it names a package
+        named = document["app"]
+        if not isinstance(named, str) or not named.strip():
+            raise validation_error(
+                f"{option} has an app that is not the name of an app ({_shown(named)}).",
+                f"{_HINT} Its app names the package that printed it, such as {app or 'agentic-to-do'}.",
+            )
+        if app is not None and named != app:
+            # A name as it is (the usual case reads plainly), cut with its length when long.
+            name = printable(shortened(named))
+            length = f" ({len(named)} characters)" if len(named) > ECHO_MAX_CHARS else ""
+            raise validation_error(
+                f"{option} is an export of {name}{length}, not of {app}.",
+                f"Import it with {name}; give {app} an export that {app} printed.",
+            )
     if id_prefix is None:
         return
     own = f"{id_prefix}_"
@@ -252,9 +280,21 @@ def _refuse_another_apps(
 
 def _document(option: str, text: str) -> Any:
     """The parsed document, read as a state file is read (pydantic-core, its limits, no NaN)."""
+    if text.startswith("\ufeff"):  # in the state file reader's words
+        raise validation_error(
+            f"{option} starts with a byte-order mark; exports are UTF-8 JSON without one.",
+            f"{_HINT} Save it as UTF-8 without a byte-order mark.",
+        )
     try:
         document = from_json(text, allow_inf_nan=False)
     except ValueError as error:
+        lone = _LONE_SURROGATE_ESCAPE.search(text) if "hex escape" in str(error) else None
+        if lone is not None:
+            raise validation_error(
+                f"{option} holds a lone surrogate, {lone.group(1) or lone.group(2)}: half of a UTF-16 "
+                "pair, which is not text JSON can carry.",
+                _HINT,
+            ) from None
         raise validation_error(f"{option} is not JSON the app can read ({error}).", _HINT) from None
     try:
         # Only to find a key given twice: each object is checked and dropped, no second copy kept.
@@ -264,6 +304,32 @@ def _document(option: str, text: str) -> Any:
     except (ValueError, RecursionError):
         pass  # pydantic-core read it; this parser's own limits say nothing about keys
     return document
+
+
+def _number(value: int) -> str:
+    """A whole number as a message shows it: past 60 digits, its first ones and how many."""
+    try:
+        digits = str(abs(value))
+    except ValueError:  # past Python's own limit for turning an int into text
+        return f"a number of more than {MAX_ECHO_DIGITS} digits"
+    if len(digits) <= ECHO_MAX_CHARS:
+        return str(value)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[: ECHO_MAX_CHARS - 1]}… ({len(digits)} digits)"
+
+
+MAX_ECHO_DIGITS = 4300  # Python's default int → str limit
+
+
+def _shown(value: Any) -> str:
+    """Any JSON value as a message shows it, cut short as `quoted` cuts a string."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return _number(value)
+    if isinstance(value, str):
+        return quoted(value)
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a number"
 
 
 def _no_repeated_key(pairs: list[tuple[str, Any]]) -> None:
@@ -428,13 +494,20 @@ def _refuse_items_already_here(
     for the id, or was imported from it (renumbered, and maybe changed since)."""
     if not kept:
         return
-    present = {_content(item): item.id for item in kept}
+    # Equal items here (two "buy milk"s) are each named once, in order, not all as the last one.
+    present: dict[str, list[str]] = {}
+    for item in kept:
+        present.setdefault(_content(item), []).append(item.id)
     made = {(item.id, item.created_at) for item in kept}
-    here = [
-        (item.id, present.get(_content(item)) or origins.get(_origin(item)) or item.id)
-        for item in items
-        if (item.id, item.created_at) in made or _content(item) in present or _origin(item) in origins
-    ]
+    here: list[tuple[str, str]] = []
+    for item in items:
+        # Where an import put it first, then the same item (its id and createdAt), then its equal.
+        if _origin(item) in origins:
+            here.append((item.id, origins[_origin(item)]))
+        elif (item.id, item.created_at) in made:
+            here.append((item.id, item.id))
+        elif equal := present.get(_content(item)):
+            here.append((item.id, equal.pop(0) if len(equal) > 1 else equal[0]))
     if here:
         shown = ", ".join(f"{old} as {new}" for old, new in here[:5]) + (", …" if len(here) > 5 else "")
         raise AppError(

@@ -218,7 +218,8 @@ def test_a_fifo_or_a_device_as_a_file_is_refused_at_once(todo: AppRunner, tmp_pa
     refused = todo.run("import", "--file", str(source), env=NOW)
     assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
     message = refused.envelope["error"]["message"]
-    assert ("a FIFO" if kind == "fifo" else "a device") in message and "not a regular file" in message
+    assert ("a FIFO" if kind == "fifo" else "a device") in message
+    assert "not a regular file" in message
     assert not (todo.state_dir / "todos.json").exists()
 
 
@@ -243,3 +244,95 @@ def test_a_fifo_swapped_in_after_the_check_is_not_waited_on(tmp_path: Path, monk
     with pytest.raises(AppError) as refused:
         inputs.read_text_source("--file", str(source), max_bytes=1000)
     assert "a FIFO" in refused.value.message
+
+
+def _export(**fields: Any) -> str:
+    """A one-item to-do export with `fields` set (a value of None removes the key)."""
+    document: dict[str, Any] = {
+        "app": "agentic-to-do",
+        "schemaVersion": 2,
+        "nextId": 2,
+        "count": 1,
+        "items": [open_todo(1, "one", "2026-03-01T00:00:00.000Z")],
+    }
+    document.update(fields)
+    return json.dumps(document)
+
+
+def _refused(todo: AppRunner, text: str) -> str:
+    refused = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    assert not (todo.state_dir / "todos.json").exists()
+    message: str = refused.envelope["error"]["message"]
+    return message
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [
+        (_export(app="x" * 100_000), "100000 characters"),
+        (_export(nextId=10**400), "401 digits"),
+        (_export(schemaVersion=10**4000), "4001 digits"),
+        (_export(count=10**4000), "4001 digits"),
+    ],
+    ids=["app", "nextId", "schemaVersion", "count"],
+)
+def test_a_long_value_is_echoed_cut_short_with_its_length(todo: AppRunner, text: str, length: str) -> None:
+    """The finding: a 100,000-character app printed 200 KB, a 401-digit nextId all its digits."""
+    message = _refused(todo, text)
+    assert length in message
+    assert len(message) < 400, message
+
+
+@pytest.mark.parametrize("app", [5, ["agentic-to-do"], None, "", True])
+def test_an_app_that_is_not_a_named_app_is_refused(todo: AppRunner, app: Any) -> None:
+    """The finding: `"app": ""` printed "an export of , not of …"; 5 or a list went unchecked."""
+    text = json.dumps({**json.loads(_export()), "app": app})
+    message = _refused(todo, text)
+    assert "app" in message
+    assert "an export of ," not in message
+
+
+def test_an_unknown_top_level_key_is_refused_naming_it(todo: AppRunner) -> None:
+    message = _refused(todo, _export(itemz=[]))
+    assert "'itemz'" in message
+
+
+def test_an_export_with_a_byte_order_mark_is_called_so(todo: AppRunner) -> None:
+    message = _refused(todo, "\ufeff" + _export())
+    assert "byte-order mark" in message
+
+
+def test_a_lone_surrogate_is_called_so(todo: AppRunner) -> None:
+    text = _export().replace('"one"', '"\\ud800"')
+    assert "\\ud800" in text
+    message = _refused(todo, text)
+    assert "lone surrogate" in message
+
+
+def test_two_equal_items_already_here_are_each_named_once(todo: AppRunner) -> None:
+    """The finding: an export with two equal items (but the ids), imported again, was refused as
+    "td_0001 as td_0003, td_0002 as td_0003": both named as one item here."""
+    assert todo.run("add", "here first", env=NOW).ok
+    item = open_todo(1, "twice", "2026-03-01T00:00:00.000Z")
+    text = json.dumps({"schemaVersion": 2, "items": [item, {**item, "id": "td_0002"}]})
+    first = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert first.envelope["ids"] == {"td_0001": "td_0002", "td_0002": "td_0003"}, first.envelope
+    before = (todo.state_dir / "todos.json").read_bytes()
+    again = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert "(td_0001 as td_0002, td_0002 as td_0003)" in again.envelope["error"]["message"]
+    assert (todo.state_dir / "todos.json").read_bytes() == before
+
+
+def test_equal_items_added_here_are_each_named_once(todo: AppRunner) -> None:
+    assert todo.run("add", "milk", env=NOW).ok
+    assert todo.run("add", "milk", env=NOW).ok
+    document = json.loads(todo.run("export", env=NOW).stdout)
+    for number, item in zip((7, 8), document["items"], strict=True):
+        item["id"] = f"td_000{number}"
+    before = (todo.state_dir / "todos.json").read_bytes()
+    again = todo.run("import", "--file", "-", stdin=json.dumps(document), env=NOW)
+    assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert "(td_0007 as td_0001, td_0008 as td_0002)" in again.envelope["error"]["message"]
+    assert (todo.state_dir / "todos.json").read_bytes() == before
