@@ -336,3 +336,71 @@ def test_equal_items_added_here_are_each_named_once(todo: AppRunner) -> None:
     assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
     assert "(td_0007 as td_0001, td_0008 as td_0002)" in again.envelope["error"]["message"]
     assert (todo.state_dir / "todos.json").read_bytes() == before
+
+
+def test_a_retried_import_after_a_backup_and_restore_adds_nothing(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """The finding: the state's importedFrom was not exported, so a restore lost it (the restored
+    state differed from the original) and the first export, imported again, was added twice."""
+    app: AppRunner = app_runner(facts.package)
+    first_export = json.dumps(lived_a_day(app, facts.package))
+    x, y = tmp_path / "x", tmp_path / "y"
+    in_x = {"AGENTIC_NOW": "2026-03-31T09:00:00Z", "AGENTIC_STATE_DIR": str(x)}
+    for call in DAY_OF_TARGET[facts.package]:
+        assert app.run(*call, env=in_x).ok, call
+    in_x = {**LATER, "AGENTIC_STATE_DIR": str(x)}
+    assert app.run("import", "--file", "-", stdin=first_export, env=in_x).envelope["restored"] is False
+    assert app.run(*EDIT[facts.package], env=in_x).ok
+    backup = app.run("export", env=in_x)
+    assert backup.envelope["importedFrom"], backup.envelope  # what a retry is known by
+    in_y = {**LATER, "AGENTIC_STATE_DIR": str(y)}
+    restored = app.run("import", "--file", "-", stdin=backup.stdout, env=in_y)
+    assert restored.envelope["restored"] is True
+    assert state_bytes(y, facts) == state_bytes(x, facts)  # the state rebuilt byte for byte
+    for into, env in ((y, in_y), (x, in_x)):
+        before = state_bytes(into, facts)
+        for document in (first_export, backup.stdout):
+            again = app.run("import", "--file", "-", stdin=document, env=env)
+            assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+        assert state_bytes(into, facts) == before
+
+
+def test_a_renumbered_import_of_a_backup_knows_the_first_export(todo: AppRunner, tmp_path: Path) -> None:
+    """A backup imported into a third state with items (renumbered again): the first export, and
+    the backup itself, imported there again are known, though the item was edited on the way."""
+    first = json.dumps({"schemaVersion": 2, "items": [open_todo(1, "first", "2026-03-01T00:00:00.000Z")]})
+    assert todo.run("add", "x's own", env=NOW).ok
+    assert todo.run("import", "--file", "-", stdin=first, env=NOW).envelope["ids"] == {"td_0001": "td_0002"}
+    assert todo.run("update", "td_0002", "--title", "edited in x", env=NOW).ok
+    backup = todo.run("export", env=NOW).stdout
+    z = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "z")}
+    assert todo.run("add", "z's own", env=z).ok  # made later: not x's td_0001 by id and createdAt
+    assert todo.run("import", "--file", "-", stdin=backup, env=z).envelope["ids"] == {
+        "td_0001": "td_0002",
+        "td_0002": "td_0003",
+    }
+    assert todo.run("update", "td_0003", "--title", "edited in z", env=z).ok
+    before = (tmp_path / "z" / "todos.json").read_bytes()
+    for document in (first, backup):
+        again = todo.run("import", "--file", "-", stdin=document, env=z)
+        assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert (tmp_path / "z" / "todos.json").read_bytes() == before
+
+
+def test_an_export_without_imported_from_still_imports(todo: AppRunner) -> None:
+    """An export made before importedFrom was exported (or of a state with none) imports as before."""
+    imported = todo.run("import", "--file", "-", stdin=_export(), env=NOW)
+    assert (imported.exit_status, imported.envelope["restored"]) == (0, True)
+    assert "importedFrom" not in json.loads((todo.state_dir / "todos.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "imported_from",
+    [[], {"td_0009": "td_0001 2026-03-01T00:00:00.000Z"}, {"td_0001": 5}, {"td_0001": "x" * 1000}],
+    ids=["not-an-object", "no-such-item", "not-a-string", "not-an-origin"],
+)
+def test_a_broken_imported_from_is_refused(todo: AppRunner, imported_from: Any) -> None:
+    message = _refused(todo, _export(importedFrom=imported_from))
+    assert "importedFrom" in message
+    assert len(message) < 400, message

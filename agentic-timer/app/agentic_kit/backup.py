@@ -2,8 +2,9 @@
 read back.
 
 An export is the envelope `export` prints (export_envelope): an object with `app` (the package
-that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count` and
-`items` (each item whole, as the state keeps it); `ok` and `command` are not read. Import reads
+that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count`,
+`items` (each item whole, as the state keeps it) and, once an import renumbered any, the state's
+`importedFrom`; `ok` and `command` are not read, and any other key is refused. Import reads
 and checks the whole document before it takes the state's lock, so a document it refuses changes
 nothing and a writer waiting on the lock never waits on the parse:
 
@@ -25,7 +26,9 @@ nothing and a writer waiting on the lock never waits on the parse:
   changed again (a daily repeat never completed). A due date may be far ahead.
 - no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
 
-Into a state with no items, an export is restored exactly: each item keeps its id, and `nextId`
+Into a state with no items, an export is restored exactly: each item keeps its id, its
+`importedFrom` is the state's (so a retry of an import made before the backup is known after the
+restore, and the state is rebuilt byte for byte), and `nextId`
 (an older export's is the one after its highest id) is kept, so ids remembered before the backup
 still name the same items. Into a state that has items, they are added at the end, in the
 document's order, each with a new id. Either way every other field is kept as exported.
@@ -34,7 +37,10 @@ An item already in the state is a CONFLICT that adds nothing: one equal in every
 (the same export imported twice, a retried import), one with the id and createdAt of an item
 there (the same item, changed since the export), or one an earlier import renumbered into an item
 still there (the state's `importedFrom`: each such item's id here → its exported id and createdAt,
-written only once there is one), however it changed since. Import never adds an item twice.
+written only once there is one), however it changed since. An item renumbered from an export that
+has an importedFrom entry for it records that first origin, so the export it first came in is
+known in every state it reaches. Import never adds an item twice. Every value a message quotes is
+cut to 60 characters (a number to 60 digits) with its length said.
 
 Memory: each item's parsed JSON is let go as soon as its model is made, and the key check keeps no
 copy of the document, so reading an export peaks near what its items' models keep, and an import
@@ -70,7 +76,9 @@ IDS_SHOWN = 100
 _HINT = "Give a file that `export` printed, unchanged."
 
 # The keys an export may have: any other is a mistake (or another format), refused as an item's is.
-EXPORT_KEYS = frozenset({"ok", "command", "app", "schemaVersion", "nextId", "count", "items"})
+EXPORT_KEYS = frozenset({"ok", "command", "app", "schemaVersion", "nextId", "count", "items", "importedFrom"})
+# An origin as importedFrom keeps it: the exported id, a space, its createdAt.
+_ORIGIN = re.compile(r"[a-z]+_[0-9]+ " + STORED_INSTANT_PATTERN.strip("^$"))
 
 # A \uD800-\uDFFF escape that is not half of a pair (an escaped backslash before it is text).
 _LONE_SURROGATE_ESCAPE = re.compile(
@@ -109,6 +117,8 @@ def export_envelope(item: type[BaseModel], what: str) -> type:
             "nextId": int,  # the id counter, so an import into an empty state restores the ids exactly
             "count": int,
             "items": list[item],  # type: ignore[valid-type]
+            # Where each item an import renumbered came from (the state's), when any was.
+            "importedFrom": NotRequired[dict[str, str]],
         },
     )
     envelope.__pydantic_config__ = ConfigDict(extra="forbid")
@@ -136,12 +146,17 @@ class ReadExport(Generic[ItemT]):
 
     items: list[ItemT]
     next_id: int | None
+    imported_from: dict[str, str]  # an item's id in the export → where an import took it from
 
 
 def export_payload(state: VersionedState, items: Sequence[BaseModel], *, app: str) -> Payload:
     """What `export` prints: the app (its package's name), every item, its format, and the
     counter, so that an import into an empty state restores the ids exactly."""
-    return {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(items)}
+    payload: Payload = {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id}
+    payload.update(list_payload(items))
+    if state.imported_from:  # as the state writes it: only once there is one
+        payload["importedFrom"] = dict(state.imported_from)
+    return payload
 
 
 def read_export(
@@ -227,6 +242,7 @@ def parse_export(
             "it was cut short or edited.",
             "Export again and import that file unchanged (or remove its count if you edited it on purpose).",
         )
+    imported_from = _imported_from(option, document.pop("importedFrom", {}), raw_items)
     del document
     clock = now if now is not None else timestamp()
     # Popped from the end, so each item's parsed JSON is let go once its model is made.
@@ -242,7 +258,26 @@ def parse_export(
             raise validation_error(f"{option} holds id {item_id} twice.", _HINT)
         seen.add(item_id)
         items.append(item)
-    return ReadExport(items, next_id)
+    return ReadExport(items, next_id, imported_from)
+
+
+def _imported_from(option: str, value: Any, raw_items: list[Any]) -> dict[str, str]:
+    """An export's importedFrom, checked: each key an item's id in it, each value an origin."""
+    if not isinstance(value, dict):
+        raise validation_error(f"{option} has an importedFrom that is {_shown(value)}, not an object.", _HINT)
+    ids = {raw.get("id") for raw in raw_items if isinstance(raw, dict)}
+    for key, origin in value.items():
+        if key not in ids:
+            raise validation_error(
+                f"{option} has importedFrom {quoted(key)}, which is no item's id in it.", _HINT
+            )
+        if not isinstance(origin, str) or not _ORIGIN.fullmatch(origin):
+            raise validation_error(
+                f"{option} has importedFrom {quoted(key)}: {_shown(origin)}, not an id and a createdAt "
+                "such as td_0001 2026-04-01T09:30:00.000Z.",
+                _HINT,
+            )
+    return value
 
 
 def _refuse_another_apps(
@@ -443,7 +478,7 @@ def import_items(
     here = {item.id for item in kept}
     state.imported_from = {new: origin for new, origin in state.imported_from.items() if new in here}
     origins = {origin: new for new, origin in state.imported_from.items()}
-    _refuse_items_already_here(kept, items, origins, kind, place, list_call)
+    _refuse_items_already_here(kept, items, origins, export.imported_from, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
     # Restored only where the ids can stay: each once, and within what the counter can hand out.
     # A state keeps its items in id order (the order they were made): an export listed in
@@ -454,11 +489,14 @@ def import_items(
     if restored:
         kept.extend(in_id_order)
         state.next_id = restored_next
+        state.imported_from = dict(export.imported_from)  # the state rebuilt exactly
     else:
         for item in items:
             new_id = format_id(id_prefix, state.take_id())
             mapping[item.id] = new_id
-            state.imported_from[new_id] = _origin(item)
+            # Its first origin: an item the export's own state imported is known by where that
+            # import took it from, so the export it first came in is known here as well.
+            state.imported_from[new_id] = export.imported_from.get(item.id) or _origin(item)
             kept.append(item.model_copy(update={"id": new_id}))
     shown = dict(list(mapping.items())[:IDS_SHOWN])
     answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
@@ -486,6 +524,7 @@ def _refuse_items_already_here(
     kept: Sequence[BackupItem],
     items: Sequence[BackupItem],
     origins: Mapping[str, str],
+    exported_origins: Mapping[str, str],
     kind: str,
     place: str,
     list_call: str,
@@ -502,8 +541,11 @@ def _refuse_items_already_here(
     here: list[tuple[str, str]] = []
     for item in items:
         # Where an import put it first, then the same item (its id and createdAt), then its equal.
+        first = exported_origins.get(item.id)
         if _origin(item) in origins:
             here.append((item.id, origins[_origin(item)]))
+        elif first is not None and first in origins:
+            here.append((item.id, origins[first]))
         elif (item.id, item.created_at) in made:
             here.append((item.id, item.id))
         elif equal := present.get(_content(item)):
