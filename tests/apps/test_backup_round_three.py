@@ -240,7 +240,7 @@ def test_a_fifo_swapped_in_after_the_check_is_not_waited_on(tmp_path: Path, monk
     regular.write_text("{}")
     real_stat = os.stat
     # The race: the stat saw a regular file, the open finds the FIFO.
-    monkeypatch.setattr(inputs.os, "stat", lambda path, *args, **kwargs: real_stat(regular))
+    monkeypatch.setattr(os, "stat", lambda path, *args, **kwargs: real_stat(regular))
     with pytest.raises(AppError) as refused:
         inputs.read_text_source("--file", str(source), max_bytes=1000)
     assert "a FIFO" in refused.value.message
