@@ -5,6 +5,7 @@ range, a count that does not match its items, and a read that held the limit's b
 from __future__ import annotations
 
 import json
+import os
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -202,3 +203,204 @@ def test_an_endless_stdin_is_read_in_bounded_chunks_and_refused_at_the_limit(mon
     with pytest.raises(AppError, match="larger than the limit"):
         inputs.read_text_source("--file", "-", max_bytes=limit)
     assert stream.largest <= 1024 * 1024
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_a_device_as_a_file_is_refused_at_once(todo: AppRunner, tmp_path: Path, kind: str) -> None:
+    """The finding: `--file` naming a FIFO waited forever for a writer, and /dev/zero was read up
+    to the 512 MiB limit. A path names a regular file (stdin is `-`): anything else is refused
+    before it is opened."""
+    if kind == "fifo":
+        source = tmp_path / "pipe"
+        os.mkfifo(source)
+    else:
+        source = Path("/dev/zero")
+    refused = todo.run("import", "--file", str(source), env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    message = refused.envelope["error"]["message"]
+    assert ("a FIFO" if kind == "fifo" else "a device") in message
+    assert "not a regular file" in message
+    assert not (todo.state_dir / "todos.json").exists()
+
+
+def test_a_fifo_as_a_notes_body_file_is_refused(notes: AppRunner, tmp_path: Path) -> None:
+    source = tmp_path / "pipe"
+    os.mkfifo(source)
+    refused = notes.run("add", "t", "--body-file", str(source), env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    assert "a FIFO" in refused.envelope["error"]["message"]
+    assert not (notes.state_dir / "notes.json").exists()
+
+
+def test_a_fifo_swapped_in_after_the_check_is_not_waited_on(tmp_path: Path, monkeypatch: Any) -> None:
+    """Between the stat and the open a FIFO may replace the file: the open does not block on it."""
+    source = tmp_path / "pipe"
+    os.mkfifo(source)
+    regular = tmp_path / "file"
+    regular.write_text("{}")
+    real_stat = os.stat
+    # The race: the stat saw a regular file, the open finds the FIFO.
+    monkeypatch.setattr(os, "stat", lambda path, *args, **kwargs: real_stat(regular))
+    with pytest.raises(AppError) as refused:
+        inputs.read_text_source("--file", str(source), max_bytes=1000)
+    assert "a FIFO" in refused.value.message
+
+
+def _export(**fields: Any) -> str:
+    """A one-item to-do export with `fields` set (a value of None removes the key)."""
+    document: dict[str, Any] = {
+        "app": "agentic-to-do",
+        "schemaVersion": 2,
+        "nextId": 2,
+        "count": 1,
+        "items": [open_todo(1, "one", "2026-03-01T00:00:00.000Z")],
+    }
+    document.update(fields)
+    return json.dumps(document)
+
+
+def _refused(todo: AppRunner, text: str) -> str:
+    refused = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    assert not (todo.state_dir / "todos.json").exists()
+    message: str = refused.envelope["error"]["message"]
+    return message
+
+
+@pytest.mark.parametrize(
+    ("text", "length"),
+    [
+        (_export(app="x" * 100_000), "100000 characters"),
+        (_export(nextId=10**400), "401 digits"),
+        (_export(schemaVersion=10**4000), "4001 digits"),
+        (_export(count=10**4000), "4001 digits"),
+    ],
+    ids=["app", "nextId", "schemaVersion", "count"],
+)
+def test_a_long_value_is_echoed_cut_short_with_its_length(todo: AppRunner, text: str, length: str) -> None:
+    """The finding: a 100,000-character app printed 200 KB, a 401-digit nextId all its digits."""
+    message = _refused(todo, text)
+    assert length in message
+    assert len(message) < 400, message
+
+
+@pytest.mark.parametrize("app", [5, ["agentic-to-do"], None, "", True])
+def test_an_app_that_is_not_a_named_app_is_refused(todo: AppRunner, app: Any) -> None:
+    """The finding: `"app": ""` printed "an export of , not of …"; 5 or a list went unchecked."""
+    text = json.dumps({**json.loads(_export()), "app": app})
+    message = _refused(todo, text)
+    assert "app" in message
+    assert "an export of ," not in message
+
+
+def test_an_unknown_top_level_key_is_refused_naming_it(todo: AppRunner) -> None:
+    message = _refused(todo, _export(itemz=[]))
+    assert "'itemz'" in message
+
+
+def test_an_export_with_a_byte_order_mark_is_called_so(todo: AppRunner) -> None:
+    message = _refused(todo, "\ufeff" + _export())
+    assert "byte-order mark" in message
+
+
+def test_a_lone_surrogate_is_called_so(todo: AppRunner) -> None:
+    text = _export().replace('"one"', '"\\ud800"')
+    assert "\\ud800" in text
+    message = _refused(todo, text)
+    assert "lone surrogate" in message
+
+
+def test_two_equal_items_already_here_are_each_named_once(todo: AppRunner) -> None:
+    """The finding: an export with two equal items (but the ids), imported again, was refused as
+    "td_0001 as td_0003, td_0002 as td_0003": both named as one item here."""
+    assert todo.run("add", "here first", env=NOW).ok
+    item = open_todo(1, "twice", "2026-03-01T00:00:00.000Z")
+    text = json.dumps({"schemaVersion": 2, "items": [item, {**item, "id": "td_0002"}]})
+    first = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert first.envelope["ids"] == {"td_0001": "td_0002", "td_0002": "td_0003"}, first.envelope
+    before = (todo.state_dir / "todos.json").read_bytes()
+    again = todo.run("import", "--file", "-", stdin=text, env=NOW)
+    assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert "(td_0001 as td_0002, td_0002 as td_0003)" in again.envelope["error"]["message"]
+    assert (todo.state_dir / "todos.json").read_bytes() == before
+
+
+def test_equal_items_added_here_are_each_named_once(todo: AppRunner) -> None:
+    assert todo.run("add", "milk", env=NOW).ok
+    assert todo.run("add", "milk", env=NOW).ok
+    document = json.loads(todo.run("export", env=NOW).stdout)
+    for number, item in zip((7, 8), document["items"], strict=True):
+        item["id"] = f"td_000{number}"
+    before = (todo.state_dir / "todos.json").read_bytes()
+    again = todo.run("import", "--file", "-", stdin=json.dumps(document), env=NOW)
+    assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert "(td_0007 as td_0001, td_0008 as td_0002)" in again.envelope["error"]["message"]
+    assert (todo.state_dir / "todos.json").read_bytes() == before
+
+
+def test_a_retried_import_after_a_backup_and_restore_adds_nothing(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """The finding: the state's importedFrom was not exported, so a restore lost it (the restored
+    state differed from the original) and the first export, imported again, was added twice."""
+    app: AppRunner = app_runner(facts.package)
+    first_export = json.dumps(lived_a_day(app, facts.package))
+    x, y = tmp_path / "x", tmp_path / "y"
+    in_x = {"AGENTIC_NOW": "2026-03-31T09:00:00Z", "AGENTIC_STATE_DIR": str(x)}
+    for call in DAY_OF_TARGET[facts.package]:
+        assert app.run(*call, env=in_x).ok, call
+    in_x = {**LATER, "AGENTIC_STATE_DIR": str(x)}
+    assert app.run("import", "--file", "-", stdin=first_export, env=in_x).envelope["restored"] is False
+    assert app.run(*EDIT[facts.package], env=in_x).ok
+    backup = app.run("export", env=in_x)
+    assert backup.envelope["importedFrom"], backup.envelope  # what a retry is known by
+    in_y = {**LATER, "AGENTIC_STATE_DIR": str(y)}
+    restored = app.run("import", "--file", "-", stdin=backup.stdout, env=in_y)
+    assert restored.envelope["restored"] is True
+    assert state_bytes(y, facts) == state_bytes(x, facts)  # the state rebuilt byte for byte
+    for into, env in ((y, in_y), (x, in_x)):
+        before = state_bytes(into, facts)
+        for document in (first_export, backup.stdout):
+            again = app.run("import", "--file", "-", stdin=document, env=env)
+            assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+        assert state_bytes(into, facts) == before
+
+
+def test_a_renumbered_import_of_a_backup_knows_the_first_export(todo: AppRunner, tmp_path: Path) -> None:
+    """A backup imported into a third state with items (renumbered again): the first export, and
+    the backup itself, imported there again are known, though the item was edited on the way."""
+    first = json.dumps({"schemaVersion": 2, "items": [open_todo(1, "first", "2026-03-01T00:00:00.000Z")]})
+    assert todo.run("add", "x's own", env=NOW).ok
+    assert todo.run("import", "--file", "-", stdin=first, env=NOW).envelope["ids"] == {"td_0001": "td_0002"}
+    assert todo.run("update", "td_0002", "--title", "edited in x", env=NOW).ok
+    backup = todo.run("export", env=NOW).stdout
+    z = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "z")}
+    assert todo.run("add", "z's own", env=z).ok  # made later: not x's td_0001 by id and createdAt
+    assert todo.run("import", "--file", "-", stdin=backup, env=z).envelope["ids"] == {
+        "td_0001": "td_0002",
+        "td_0002": "td_0003",
+    }
+    assert todo.run("update", "td_0003", "--title", "edited in z", env=z).ok
+    before = (tmp_path / "z" / "todos.json").read_bytes()
+    for document in (first, backup):
+        again = todo.run("import", "--file", "-", stdin=document, env=z)
+        assert (again.exit_status, again.error_code) == (6, "CONFLICT"), again.envelope
+    assert (tmp_path / "z" / "todos.json").read_bytes() == before
+
+
+def test_an_export_without_imported_from_still_imports(todo: AppRunner) -> None:
+    """An export made before importedFrom was exported (or of a state with none) imports as before."""
+    imported = todo.run("import", "--file", "-", stdin=_export(), env=NOW)
+    assert (imported.exit_status, imported.envelope["restored"]) == (0, True)
+    assert "importedFrom" not in json.loads((todo.state_dir / "todos.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "imported_from",
+    [[], {"td_0009": "td_0001 2026-03-01T00:00:00.000Z"}, {"td_0001": 5}, {"td_0001": "x" * 1000}],
+    ids=["not-an-object", "no-such-item", "not-a-string", "not-an-origin"],
+)
+def test_a_broken_imported_from_is_refused(todo: AppRunner, imported_from: Any) -> None:
+    message = _refused(todo, _export(importedFrom=imported_from))
+    assert "importedFrom" in message
+    assert len(message) < 400, message

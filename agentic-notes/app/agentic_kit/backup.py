@@ -2,8 +2,9 @@
 read back.
 
 An export is the envelope `export` prints (export_envelope): an object with `app` (the package
-that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count` and
-`items` (each item whole, as the state keeps it); `ok` and `command` are not read. Import reads
+that printed it), `schemaVersion` (the state's format), `nextId` (the id counter), `count`,
+`items` (each item whole, as the state keeps it) and, once an import renumbered any, the state's
+`importedFrom`; `ok` and `command` are not read, and any other key is refused. Import reads
 and checks the whole document before it takes the state's lock, so a document it refuses changes
 nothing and a writer waiting on the lock never waits on the parse:
 
@@ -25,7 +26,9 @@ nothing and a writer waiting on the lock never waits on the parse:
   changed again (a daily repeat never completed). A due date may be far ahead.
 - no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
 
-Into a state with no items, an export is restored exactly: each item keeps its id, and `nextId`
+Into a state with no items, an export is restored exactly: each item keeps its id, its
+`importedFrom` is the state's (so a retry of an import made before the backup is known after the
+restore, and the state is rebuilt byte for byte), and `nextId`
 (an older export's is the one after its highest id) is kept, so ids remembered before the backup
 still name the same items. Into a state that has items, they are added at the end, in the
 document's order, each with a new id. Either way every other field is kept as exported.
@@ -34,7 +37,10 @@ An item already in the state is a CONFLICT that adds nothing: one equal in every
 (the same export imported twice, a retried import), one with the id and createdAt of an item
 there (the same item, changed since the export), or one an earlier import renumbered into an item
 still there (the state's `importedFrom`: each such item's id here → its exported id and createdAt,
-written only once there is one), however it changed since. Import never adds an item twice.
+written only once there is one), however it changed since. An item renumbered from an export that
+has an importedFrom entry for it records that first origin, so the export it first came in is
+known in every state it reaches. Import never adds an item twice. Every value a message quotes is
+cut to 60 characters (a number to 60 digits) with its length said.
 
 Memory: each item's parsed JSON is let go as soon as its model is made, and the key check keeps no
 copy of the document, so reading an export peaks near what its items' models keep, and an import
@@ -45,6 +51,7 @@ costs no more than any change of the state it makes (a 100,000-item to-do import
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -61,12 +68,23 @@ from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, format_id, id_problems
 from .inputs import read_text_source
 from .store import MAX_STATE_BYTES, RepeatedKey, VersionedState
-from .text import printable
+from .text import ECHO_MAX_CHARS, printable, quoted, shortened
 
 # How many old → new ids an import's answer lists: the answer stays small whatever the export.
 IDS_SHOWN = 100
 
 _HINT = "Give a file that `export` printed, unchanged."
+
+# The keys an export may have: any other is a mistake (or another format), refused as an item's is.
+EXPORT_KEYS = frozenset({"ok", "command", "app", "schemaVersion", "nextId", "count", "items", "importedFrom"})
+# An origin as importedFrom keeps it: the exported id, a space, its createdAt.
+_ORIGIN = re.compile(r"[a-z]+_[0-9]+ " + STORED_INSTANT_PATTERN.strip("^$"))
+
+# A \uD800-\uDFFF escape that is not half of a pair (an escaped backslash before it is text).
+_LONE_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
 
 
 class BackupItem(Protocol):
@@ -99,6 +117,8 @@ def export_envelope(item: type[BaseModel], what: str) -> type:
             "nextId": int,  # the id counter, so an import into an empty state restores the ids exactly
             "count": int,
             "items": list[item],  # type: ignore[valid-type]
+            # Where each item an import renumbered came from (the state's), when any was.
+            "importedFrom": NotRequired[dict[str, str]],
         },
     )
     envelope.__pydantic_config__ = ConfigDict(extra="forbid")
@@ -126,12 +146,17 @@ class ReadExport(Generic[ItemT]):
 
     items: list[ItemT]
     next_id: int | None
+    imported_from: dict[str, str]  # an item's id in the export → where an import took it from
 
 
 def export_payload(state: VersionedState, items: Sequence[BaseModel], *, app: str) -> Payload:
     """What `export` prints: the app (its package's name), every item, its format, and the
     counter, so that an import into an empty state restores the ids exactly."""
-    return {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id, **list_payload(items)}
+    payload: Payload = {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id}
+    payload.update(list_payload(items))
+    if state.imported_from:  # as the state writes it: only once there is one
+        payload["importedFrom"] = dict(state.imported_from)
+    return payload
 
 
 def read_export(
@@ -185,18 +210,26 @@ def parse_export(
     version = document["schemaVersion"]
     if version > schema_version:
         raise validation_error(
-            f"{option} is an export from a newer version (schemaVersion {version}); this version "
+            f"{option} is an export from a newer version (schemaVersion {_number(version)}); this version "
             f"reads up to {schema_version}.",
             "Import it with the newer version of the app.",
         )
     if version < 1:
-        raise validation_error(f"{option} has schemaVersion {version}; exports start at 1.", _HINT)
+        raise validation_error(f"{option} has schemaVersion {_number(version)}; exports start at 1.", _HINT)
+    unknown = sorted(key for key in document if key not in EXPORT_KEYS)
+    if unknown:
+        raise validation_error(
+            f"{option} has the key {quoted(unknown[0])}, which an export does not have "
+            f"(it has {', '.join(sorted(EXPORT_KEYS))}).",
+            _HINT,
+        )
     next_id = document.get("nextId")
     if next_id is not None and type(next_id) is not int:
         raise validation_error(f"{option} has a nextId that is not a whole number.", _HINT)
     if next_id is not None and not 1 <= next_id <= MAX_ID + 1:
         raise validation_error(
-            f"{option} has nextId {next_id}, out of range: an id counter is from 1 to {MAX_ID + 1}.", _HINT
+            f"{option} has nextId {_number(next_id)}, out of range: an id counter is from 1 to {MAX_ID + 1}.",
+            _HINT,
         )
     raw_items: list[Any] = document.pop("items")
     # `export` prints how many items it wrote: fewer or more is a truncated or edited file.
@@ -205,9 +238,11 @@ def parse_export(
         raise validation_error(f"{option} has a count that is not a whole number.", _HINT)
     if stated is not None and stated != len(raw_items):
         raise validation_error(
-            f"{option} says count {stated} but holds {len(raw_items)} items: it was cut short or edited.",
+            f"{option} says count {_number(stated)} but holds {len(raw_items)} items: "
+            "it was cut short or edited.",
             "Export again and import that file unchanged (or remove its count if you edited it on purpose).",
         )
+    imported_from = _imported_from(option, document.pop("importedFrom", {}), raw_items)
     del document
     clock = now if now is not None else timestamp()
     # Popped from the end, so each item's parsed JSON is let go once its model is made.
@@ -223,19 +258,47 @@ def parse_export(
             raise validation_error(f"{option} holds id {item_id} twice.", _HINT)
         seen.add(item_id)
         items.append(item)
-    return ReadExport(items, next_id)
+    return ReadExport(items, next_id, imported_from)
+
+
+def _imported_from(option: str, value: Any, raw_items: list[Any]) -> dict[str, str]:
+    """An export's importedFrom, checked: each key an item's id in it, each value an origin."""
+    if not isinstance(value, dict):
+        raise validation_error(f"{option} has an importedFrom that is {_shown(value)}, not an object.", _HINT)
+    ids = {raw.get("id") for raw in raw_items if isinstance(raw, dict)}
+    for key, origin in value.items():
+        if key not in ids:
+            raise validation_error(
+                f"{option} has importedFrom {quoted(key)}, which is no item's id in it.", _HINT
+            )
+        if not isinstance(origin, str) or not _ORIGIN.fullmatch(origin):
+            raise validation_error(
+                f"{option} has importedFrom {quoted(key)}: {_shown(origin)}, not an id and a createdAt "
+                "such as td_0001 2026-04-01T09:30:00.000Z.",
+                _HINT,
+            )
+    return value
 
 
 def _refuse_another_apps(
     option: str, document: dict[str, Any], app: str | None, id_prefix: str | None
 ) -> None:
     """An export names its app; an older one, without that, is known by its items' ids."""
-    named = document.get("app")
-    if app is not None and isinstance(named, str) and named != app:
-        raise validation_error(
-            f"{option} is an export of {printable(named)}, not of {app}.",
-            f"Import it with {printable(named)}; give {app} an export that {app} printed.",
-        )
+    if "app" in document:  # an older export has none; one that has it names a package
+        named = document["app"]
+        if not isinstance(named, str) or not named.strip():
+            raise validation_error(
+                f"{option} has an app that is not the name of an app ({_shown(named)}).",
+                f"{_HINT} Its app names the package that printed it, such as {app or 'agentic-to-do'}.",
+            )
+        if app is not None and named != app:
+            # A name as it is (the usual case reads plainly), cut with its length when long.
+            name = printable(shortened(named))
+            length = f" ({len(named)} characters)" if len(named) > ECHO_MAX_CHARS else ""
+            raise validation_error(
+                f"{option} is an export of {name}{length}, not of {app}.",
+                f"Import it with {name}; give {app} an export that {app} printed.",
+            )
     if id_prefix is None:
         return
     own = f"{id_prefix}_"
@@ -252,9 +315,21 @@ def _refuse_another_apps(
 
 def _document(option: str, text: str) -> Any:
     """The parsed document, read as a state file is read (pydantic-core, its limits, no NaN)."""
+    if text.startswith("\ufeff"):  # in the state file reader's words
+        raise validation_error(
+            f"{option} starts with a byte-order mark; exports are UTF-8 JSON without one.",
+            f"{_HINT} Save it as UTF-8 without a byte-order mark.",
+        )
     try:
         document = from_json(text, allow_inf_nan=False)
     except ValueError as error:
+        lone = _LONE_SURROGATE_ESCAPE.search(text) if "hex escape" in str(error) else None
+        if lone is not None:
+            raise validation_error(
+                f"{option} holds a lone surrogate, {lone.group(1) or lone.group(2)}: half of a UTF-16 "
+                "pair, which is not text JSON can carry.",
+                _HINT,
+            ) from None
         raise validation_error(f"{option} is not JSON the app can read ({error}).", _HINT) from None
     try:
         # Only to find a key given twice: each object is checked and dropped, no second copy kept.
@@ -264,6 +339,32 @@ def _document(option: str, text: str) -> Any:
     except (ValueError, RecursionError):
         pass  # pydantic-core read it; this parser's own limits say nothing about keys
     return document
+
+
+def _number(value: int) -> str:
+    """A whole number as a message shows it: past 60 digits, its first ones and how many."""
+    try:
+        digits = str(abs(value))
+    except ValueError:  # past Python's own limit for turning an int into text
+        return f"a number of more than {MAX_ECHO_DIGITS} digits"
+    if len(digits) <= ECHO_MAX_CHARS:
+        return str(value)
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[: ECHO_MAX_CHARS - 1]}… ({len(digits)} digits)"
+
+
+MAX_ECHO_DIGITS = 4300  # Python's default int → str limit
+
+
+def _shown(value: Any) -> str:
+    """Any JSON value as a message shows it, cut short as `quoted` cuts a string."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int):
+        return _number(value)
+    if isinstance(value, str):
+        return quoted(value)
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else "a number"
 
 
 def _no_repeated_key(pairs: list[tuple[str, Any]]) -> None:
@@ -377,7 +478,7 @@ def import_items(
     here = {item.id for item in kept}
     state.imported_from = {new: origin for new, origin in state.imported_from.items() if new in here}
     origins = {origin: new for new, origin in state.imported_from.items()}
-    _refuse_items_already_here(kept, items, origins, kind, place, list_call)
+    _refuse_items_already_here(kept, items, origins, export.imported_from, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
     # Restored only where the ids can stay: each once, and within what the counter can hand out.
     # A state keeps its items in id order (the order they were made): an export listed in
@@ -388,11 +489,14 @@ def import_items(
     if restored:
         kept.extend(in_id_order)
         state.next_id = restored_next
+        state.imported_from = dict(export.imported_from)  # the state rebuilt exactly
     else:
         for item in items:
             new_id = format_id(id_prefix, state.take_id())
             mapping[item.id] = new_id
-            state.imported_from[new_id] = _origin(item)
+            # Its first origin: an item the export's own state imported is known by where that
+            # import took it from, so the export it first came in is known here as well.
+            state.imported_from[new_id] = export.imported_from.get(item.id) or _origin(item)
             kept.append(item.model_copy(update={"id": new_id}))
     shown = dict(list(mapping.items())[:IDS_SHOWN])
     answer: Payload = {"count": len(items), "restored": restored, "ids": shown}
@@ -420,6 +524,7 @@ def _refuse_items_already_here(
     kept: Sequence[BackupItem],
     items: Sequence[BackupItem],
     origins: Mapping[str, str],
+    exported_origins: Mapping[str, str],
     kind: str,
     place: str,
     list_call: str,
@@ -428,13 +533,23 @@ def _refuse_items_already_here(
     for the id, or was imported from it (renumbered, and maybe changed since)."""
     if not kept:
         return
-    present = {_content(item): item.id for item in kept}
+    # Equal items here (two "buy milk"s) are each named once, in order, not all as the last one.
+    present: dict[str, list[str]] = {}
+    for item in kept:
+        present.setdefault(_content(item), []).append(item.id)
     made = {(item.id, item.created_at) for item in kept}
-    here = [
-        (item.id, present.get(_content(item)) or origins.get(_origin(item)) or item.id)
-        for item in items
-        if (item.id, item.created_at) in made or _content(item) in present or _origin(item) in origins
-    ]
+    here: list[tuple[str, str]] = []
+    for item in items:
+        # Where an import put it first, then the same item (its id and createdAt), then its equal.
+        first = exported_origins.get(item.id)
+        if _origin(item) in origins:
+            here.append((item.id, origins[_origin(item)]))
+        elif first is not None and first in origins:
+            here.append((item.id, origins[first]))
+        elif (item.id, item.created_at) in made:
+            here.append((item.id, item.id))
+        elif equal := present.get(_content(item)):
+            here.append((item.id, equal.pop(0) if len(equal) > 1 else equal[0]))
     if here:
         shown = ", ".join(f"{old} as {new}" for old, new in here[:5]) + (", …" if len(here) > 5 else "")
         raise AppError(

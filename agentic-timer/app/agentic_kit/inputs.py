@@ -8,7 +8,6 @@ import os
 import stat
 import sys
 from datetime import datetime
-from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from .dates import DUE_FORMATS, OutOfRange, parse_after_bound, parse_bound, parse_due
@@ -190,7 +189,12 @@ def _read_file(option: str, source: str, max_bytes: int) -> bytearray | None:
     where = printable(source)
     hint = _path_hint(source)
     try:
-        with Path(source).open("rb") as handle:
+        # Stat first: a FIFO would block the open until a writer came, a device (/dev/zero) never
+        # ends. O_NONBLOCK covers a FIFO swapped in after the stat; fstat then sees what was opened.
+        _refuse_unless_regular(option, where, os.stat(source))
+        descriptor = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            _refuse_unless_regular(option, where, os.fstat(descriptor))
             return _read_bounded(handle, max_bytes)
     except FileNotFoundError:
         raise validation_error(f"{option} {where}: no such file.", hint) from None
@@ -198,6 +202,31 @@ def _read_file(option: str, source: str, max_bytes: int) -> bytearray | None:
         raise validation_error(f"{option} {where} is a folder, not a file.", hint) from None
     except OSError as error:
         raise validation_error(f"{option} {where} cannot be read: {error.strerror}.", hint) from None
+
+
+def _not_a_regular_file(status: os.stat_result) -> str | None:
+    """What the path names when it is not a regular file (a folder is said apart); None if it is."""
+    mode = status.st_mode
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (a named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a file"
+
+
+def _refuse_unless_regular(option: str, where: str, status: os.stat_result) -> None:
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError
+    what = _not_a_regular_file(status)
+    if what is not None:
+        raise validation_error(
+            f"{option} {where} is {what}, not a regular file: a path is read only when it names a file.",
+            f"Give the path of a regular file, or {STDIN_PATH} and pipe the text on stdin.",
+        )
 
 
 def _path_hint(source: str) -> str:
