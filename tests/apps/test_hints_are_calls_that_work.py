@@ -427,3 +427,21 @@ def test_a_hints_call_holds_no_placeholder(
     assert not hint.startswith("Usage:")
     for call in re.findall(r"`([^`]+)`", hint):
         assert not [word for word in shlex.split(call) if re.fullmatch(r"\[?[A-Z][A-Z_.]+\]?", word)], hint
+
+
+def test_completing_a_reopened_repeating_item_names_its_next_and_makes_no_second(todo: AppRunner) -> None:
+    """complete, reopen, complete made two identical nexts: the second complete names the first."""
+    assert todo.run("add", "water plants", "--due-at", "2026-04-02", "--repeat", "weekly", env=NOW).ok
+    first = todo.run("complete", "td_0001", env=NOW)
+    assert first.ok, first.envelope
+    assert first.envelope["next"]["id"] == "td_0002"
+    assert todo.run("reopen", "td_0001", env=NOW).ok
+    again = todo.run("complete", "td_0001", env=NOW)
+    assert (again.exit_status, again.ok) == (0, True)
+    assert again.envelope["next"]["id"] == "td_0002"
+    listed = todo.run("list", "--status", "all", env=NOW).items
+    assert [(each["id"], each["status"], each["dueAt"]) for each in listed] == [
+        ("td_0001", "completed", "2026-04-02"),
+        ("td_0002", "open", "2026-04-09"),
+    ]
+    assert todo.run("add", "x", env=NOW).item["id"] == "td_0003"  # no id was taken for a second next
