@@ -245,7 +245,7 @@ def extend(
 ) -> Payload:
     """Add time to a running or paused countdown; its due time moves later by that much."""
     timer_id = inputs.check_timer_id(timer_id)
-    added = inputs.check_duration(duration, "DURATION")
+    added = inputs.check_duration(duration, "DURATION", capped=False)
     moment = Moment()
     return change_one(
         app.store(),

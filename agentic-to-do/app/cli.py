@@ -310,7 +310,7 @@ def update(
 
 @app.command(mutates=True)
 def complete(item_ids: ItemIds) -> Payload:
-    """Mark items as completed; a repeating one makes its next. Completing again changes nothing."""
+    """Mark items completed (again: no change); a repeating one makes one next, named after a reopen."""
     ids = batch.checked_ids(item_ids, inputs.check_item_id)
     moment = Moment()
     with app.store().transaction() as state:

@@ -65,10 +65,12 @@ def nearest_command(word: str, commands: Sequence[str]) -> str | None:
     return close[0] if close else None
 
 
-def unknown_command(word: str, commands: Sequence[str]) -> AppError:
+def unknown_command(word: str, commands: Sequence[str], words: Sequence[str] = ()) -> AppError:
+    """`words`: what was typed after the word, kept in the call the hint suggests (`lst --status
+    open`: `list --status open`), as a choice's hint keeps the rest of its call."""
     near = nearest_command(word, commands)
     listed = ", ".join(commands)
-    hint = f"Did you mean `{near}`? " if near else ""
+    hint = f"Did you mean `{_call(near, words)}`? " if near else ""
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{quoted(word)} is not a command of this app.",
@@ -97,15 +99,23 @@ def bad_choice(
 ) -> AppError:
     """`words`, what was typed after the command, and `at`, the word holding the value (-1: none):
     the example is that call with the value replaced, so that it keeps the command's ID and every
-    other option. The value ends its word: `--priority urgent`'s second word, `--priority=urgent`."""
+    other option. The value ends its word: `--priority urgent`'s second word, `--priority=urgent`.
+    Only a choice close to the value (difflib, as for a command) makes a call: one far from it
+    (`done` for `completed`, `active` for `stopped`) would change the meaning, so the hint then
+    lists the choices alone."""
+    listed = ", ".join(choices)
+    close = difflib.get_close_matches(value.casefold(), list(choices), n=1, cutoff=0.6)
+    message = f"{option} {quoted(value)} is not one of: {listed}."
+    if not close:
+        return validation_error(
+            message,
+            f"Give the one of those values that was meant: none is close enough to {quoted(value)} to guess.",
+        )
     typed = list(words)
     if at >= 0:
-        typed[at] = typed[at][: len(typed[at]) - len(value)] + choices[0]
-    call = _call(command, typed) if at >= 0 else f"{command} {option} {choices[0]}"
-    return validation_error(
-        f"{option} {quoted(value)} is not one of: {', '.join(choices)}.",
-        f"Give one of those values, such as `{call}`.",
-    )
+        typed[at] = typed[at][: len(typed[at]) - len(value)] + close[0]
+    call = _call(command, typed) if at >= 0 else f"{command} {option} {close[0]}"
+    return validation_error(message, f"Did you mean {close[0]}? `{call}`.")
 
 
 def bad_value(option: str, message: str, hint: str | None, command: str) -> AppError:

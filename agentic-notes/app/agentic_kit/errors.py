@@ -59,11 +59,13 @@ def validation_error(message: str, hint: str | None = None) -> AppError:
     return AppError(ErrorCode.VALIDATION_ERROR, message, hint)
 
 
-def not_found(entity: str, entity_id: str, list_command: str = "list") -> AppError:
+def not_found(
+    entity: str, entity_id: str, list_command: str = "list", search_command: str | None = None
+) -> AppError:
+    """`search_command`: the app's search, offered beside the list where its skill says to search."""
+    run = f"`{list_command}` or `{search_command}`" if search_command else f"`{list_command}`"
     return AppError(
-        ErrorCode.NOT_FOUND,
-        f"No {entity} with id {entity_id}.",
-        f"Run `{list_command}` to see the ids that exist.",
+        ErrorCode.NOT_FOUND, f"No {entity} with id {entity_id}.", f"Run {run} to see the ids that exist."
     )
 
 

@@ -250,7 +250,7 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
     # meant as a word left over: the fix moves it before `--`.
     if extra or any(_is_an_id_option(command, line, position) for position in range(len(line.words))):
-        moved = _options_moved_before_dashes(command, words)
+        moved = _options_moved_before_dashes(command, words, line.dashes or 0)
         if moved is not None:
             raise hints.options_after_dashes(command.name, *moved, _apart(command, moved[0]))
     if extra:
@@ -504,7 +504,7 @@ def _unknown_option(
                 for other in model.commands.values()
                 if other is not command
             },
-            fixed=_with_dashes(command, words, index) if at_word else [],
+            fixed=_with_dashes(command, words, index, len(line.words)) if at_word else [],
             as_value=slot is not None and not slot.metavar.startswith("ID"),
         )
 
@@ -519,7 +519,21 @@ def _argument_at(command: Command, position: int) -> Parameter | None:
     return None
 
 
-def _with_dashes(command: Command, words: Sequence[str], index: int) -> list[str]:
+def _one_value_each(command: Command, taken: int, values: Sequence[str]) -> list[str]:
+    """The words after `--` as the command's arguments would take them, `taken` having been
+    given before: words past the last argument joined into it (one title of several words), so
+    that the call, its words quoted, is not refused for words left over. An ID or a repeatable
+    argument joins nothing (two ids are never one)."""
+    arguments = command.arguments
+    room = len(arguments) - taken
+    if room < 1 or len(values) <= room or any(each.repeatable for each in arguments):
+        return list(values)
+    if arguments[-1].metavar.startswith("ID"):
+        return list(values)
+    return [*values[: room - 1], " ".join(values[room - 1 :])]
+
+
+def _with_dashes(command: Command, words: Sequence[str], index: int, taken: int) -> list[str]:
     """The call's words with `--` before the value at `words[index]` that starts with a dash:
     the options typed after it (each with its value) move before `--`, every other word keeps its
     place and its order, and a help flag is left out (the call is the one meant, not its help)."""
@@ -542,12 +556,15 @@ def _with_dashes(command: Command, words: Sequence[str], index: int) -> list[str
             values.append(word)
         position += 1
     before = [word for word in words[:index] if word not in HELP_FLAGS]
-    return [*before, *options, "--", words[index], *values]
+    return [*before, *options, "--", *_one_value_each(command, taken, [words[index], *values])]
 
 
-def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple[list[str], list[str]] | None:
+def _options_moved_before_dashes(
+    command: Command, args: Sequence[str], taken: int
+) -> tuple[list[str], list[str]] | None:
     """When words after `--` name the command's options (`add -- -x --tag home`): the call with
-    them (and each one's value) moved before `--`, and the options so moved; None when none was."""
+    them (and each one's value) moved before `--`, and the options so moved; None when none was.
+    `taken`: the arguments given before `--`."""
     if "--" not in args:
         return None
     cut = list(args).index("--")
@@ -570,6 +587,7 @@ def _options_moved_before_dashes(command: Command, args: Sequence[str]) -> tuple
         index += 1
     if not named:
         return None
+    kept = _one_value_each(command, taken, kept)
     return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
 
 

@@ -33,7 +33,7 @@ def add_note(
 
 
 def find_note(state: NotesState, note_id: str) -> Note:
-    return find_by_id(state.notes, note_id, "note")
+    return find_by_id(state.notes, note_id, "note", search_command="search")
 
 
 def newest_first(state: NotesState, tags: list[str]) -> list[Note]:

@@ -382,7 +382,7 @@ def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tu
     name, words = rest[0], rest[1:]
     command = model.commands.get(name)
     if command is None:
-        raise hints.unknown_command(name, list(model.commands))
+        raise hints.unknown_command(name, list(model.commands), words)
     ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
     reading = read_command_options(model, command, words)
     line.human = line.human or reading.human

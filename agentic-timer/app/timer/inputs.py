@@ -36,7 +36,8 @@ def check_not_a_duration(label: str) -> None:
         )
     elif reading.ms is not None and 0 < reading.ms <= MAX_DURATION_MS:
         value = format_duration(reading.ms)
-        fix = f"For a countdown give --duration {value} (start --duration {value} LABEL)"
+        # A call that works as it is: no LABEL placeholder, which start would store as the label.
+        fix = f"For a countdown give --duration {value} (`start --duration {value}`, a label after it)"
     else:
         fix = f"No countdown has that length: {_RANGE}"
     raise validation_error(
@@ -71,12 +72,16 @@ def time_to_add(text: str) -> str:
     return text
 
 
-def check_duration(text: str, name: str = "--duration") -> int:
+def check_duration(text: str, name: str = "--duration", capped: bool = True) -> int:
+    """`capped`: refuse a length past 366 days here; extend leaves that to the timer, whose hint
+    gives the most that timer can still take (366d itself would be refused for the total)."""
     try:
         duration = parse_duration(text)
     except ValueError as error:
         hint = f"Write it {DURATION_FORMATS}."
         raise validation_error(f"{name} {quoted(text)} {error}.", hint) from None
+    if not capped and duration > MAX_DURATION_MS:
+        return duration
     return _check_length(duration, f"{name} {quoted(text)}")
 
 

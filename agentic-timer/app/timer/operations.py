@@ -104,7 +104,13 @@ def pause_timer(timer: Timer, *, now: str) -> None:
 
 def resume_timer(timer: Timer, *, now: str) -> None:
     if timer.status != "paused" or timer.paused_at is None:
-        raise _conflict(timer, "resume", "pause it first" if timer.status == "running" else None)
+        if timer.status == "running":  # not "pause it first": pause then resume gets nowhere
+            raise AppError(
+                ErrorCode.CONFLICT,
+                f"Cannot resume timer {timer.id}: it is running.",
+                "It is already running, so nothing needs doing.",
+            )
+        raise _conflict(timer, "resume", None)
     now = moment_of_change(timer, now)
     timer.paused_ms += ms(now) - ms(timer.paused_at)  # the due time moves by the paused span
     timer.status = "running"
@@ -151,7 +157,7 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
         room = MAX_DURATION_MS - timer.duration_ms
         # The hint's figure is a DURATION extend takes (above zero), or says that none fits.
         hint = (
-            f"Extend it by {format_duration(room)} at most (extend {timer.id} {format_duration(room)}), "
+            f"Extend it by {format_duration(room)} at most (`extend {timer.id} {format_duration(room)}`), "
             "or start another timer."
             if room
             else "It is already 366 days long, the most a timer can run, so no extend fits; start "

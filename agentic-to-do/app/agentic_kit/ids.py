@@ -47,14 +47,18 @@ def check_id(prefix: str, text: str) -> str:
 
 
 def find_by_id(
-    entities: Iterable[EntityT], entity_id: str, entity: str, list_command: str = "list"
+    entities: Iterable[EntityT],
+    entity_id: str,
+    entity: str,
+    list_command: str = "list",
+    search_command: str | None = None,
 ) -> EntityT:
     """The entity with that ID, or NOT_FOUND naming what kind of entity was looked for, and the
     command that lists every ID there is."""
     for candidate in entities:
         if candidate.id == entity_id:
             return candidate
-    raise not_found(entity, entity_id, list_command)
+    raise not_found(entity, entity_id, list_command, search_command)
 
 
 def id_problems(entities: Sequence[HasId], next_id: int) -> Iterator[str]:

@@ -211,7 +211,8 @@ def complete_items(
     """Complete each item; each repeating one that was open gets its next (a new open item, one
     step of its rule later, added at the end). Returns the items made, by the id of the item each
     follows, in the order of those items. An item already completed makes none, so a retried call
-    makes none."""
+    makes none. One reopened and completed again names the next it made, while that still exists,
+    instead of making a second one."""
     made = {}
     for item in items:
         was_open = item.status == "open"
@@ -219,8 +220,33 @@ def complete_items(
         if was_open and item.repeat is not None:
             # The next is made when its item was completed: at completedAt, as recorded.
             assert item.completed_at is not None
-            made[item.id] = _next_of(state, item, now=item.completed_at, zone=zone)
+            made[item.id] = _existing_next(state, item, zone) or _next_of(
+                state, item, now=item.completed_at, zone=zone
+            )
     return made
+
+
+def _existing_next(state: TodoState, item: TodoItem, zone: tzinfo) -> TodoItem | None:
+    """The next this item made before it was reopened: an item added after it (a higher id) with
+    its title, rule and the due one step after its due. Nothing on the item records it, so it is
+    found by what a next is made of; an edited or removed next is no longer it."""
+    if item.repeat is None or item.due_at is None:
+        return None
+    due = next_due(item.due_at, item.repeat, zone)
+    number = _number(item.id)
+    return next(
+        (
+            other
+            for other in state.items
+            if _number(other.id) > number
+            and (other.title, other.repeat, other.due_at) == (item.title, item.repeat, due)
+        ),
+        None,
+    )
+
+
+def _number(item_id: str) -> int:
+    return int(item_id.rpartition("_")[2])
 
 
 def _next_of(state: TodoState, item: TodoItem, *, now: str, zone: tzinfo) -> TodoItem:
