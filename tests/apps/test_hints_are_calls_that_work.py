@@ -394,6 +394,42 @@ def test_resuming_a_running_timer_says_nothing_needs_doing(timer: AppRunner) -> 
     assert timer.run("get", "tm_0001", env=NOW).item["status"] == "running"
 
 
+def test_pausing_a_paused_timer_says_nothing_needs_doing(timer: AppRunner) -> None:
+    """Found from outside: the hint said "resume it", and following it set the timer running,
+    the opposite of what the pause asked for."""
+    assert timer.run("start", "tea", "--duration", "5m", env=NOW).ok
+    assert timer.run("pause", "tm_0001", env=NOW).ok
+    refused = timer.run("pause", "tm_0001", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (6, "CONFLICT")
+    hint = error_of(refused.envelope)["hint"]
+    assert hint == "It is already paused, so nothing needs doing."
+    assert timer.run("get", "tm_0001", env=NOW).item["status"] == "paused"
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args"),
+    [
+        ("todo", ["update", "td_0001", "--priority", "low", "-x fix"]),
+        ("todo", ["update", "td_0001", "-y", "fix", "--priority", "high"]),
+        ("notes", ["update", "nt_0001", "-new title"]),
+    ],
+)
+def test_a_dash_word_no_argument_can_take_gets_no_call_after_dashes(
+    request: pytest.FixtureRequest, app_name: str, args: list[str]
+) -> None:
+    """Found from outside: `update td_0003 --priority low "-x fix"` hinted
+    `update td_0003 --priority low -- "-x fix"`, refused again (update takes only ID). Once every
+    argument is given, the hint lists the options the value may belong to, and offers no call."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "first", env=NOW).ok
+    before = app.run("get", args[1], env=NOW).item
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert "`" not in hint and "Options of update: --title" in hint, hint
+    assert app.run("get", args[1], env=NOW).item == before
+
+
 def test_a_note_not_found_points_at_list_and_search(notes: AppRunner) -> None:
     refused = notes.run("get", "nt_0009", env=NOW)
     assert (refused.exit_status, refused.error_code) == (4, "NOT_FOUND")

@@ -94,8 +94,14 @@ def due_moment(timer: Timer) -> datetime | None:
 
 
 def pause_timer(timer: Timer, *, now: str) -> None:
+    if timer.status == "paused":  # not "resume it": that would set it running, the opposite
+        raise AppError(
+            ErrorCode.CONFLICT,
+            f"Cannot pause timer {timer.id}: it is paused.",
+            "It is already paused, so nothing needs doing.",
+        )
     if timer.status != "running":
-        raise _conflict(timer, "pause", "resume it" if timer.status == "paused" else None)
+        raise _conflict(timer, "pause", None)
     now = moment_of_change(timer, now)
     timer.status = "paused"
     timer.paused_at = now

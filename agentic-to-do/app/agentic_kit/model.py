@@ -497,7 +497,8 @@ def _unknown_option(
             command.name,
             word if at_word else name,
             [each.option for each in command.options],
-            bool(command.arguments),
+            # Whether a value could go after `--` here: not once every argument is given (update ID -x).
+            slot is not None,
             app_options=[VERSION_FLAG],
             elsewhere={
                 other.name: [each.option for each in other.options]
