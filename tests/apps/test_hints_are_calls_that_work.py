@@ -426,7 +426,8 @@ def test_a_dash_word_no_argument_can_take_gets_no_call_after_dashes(
     refused = app.run(*args, env=NOW)
     assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
     hint = error_of(refused.envelope)["hint"]
-    assert "`" not in hint and "Options of update: --title" in hint, hint
+    assert "`" not in hint, hint
+    assert "Options of update: --title" in hint, hint
     assert app.run("get", args[1], env=NOW).item == before
 
 
