@@ -274,8 +274,12 @@ def _refused(todo: AppRunner, text: str) -> str:
         (_export(nextId=10**400), "401 digits"),
         (_export(schemaVersion=10**4000), "4001 digits"),
         (_export(count=10**4000), "4001 digits"),
+        (
+            _export(items=[{**open_todo(1, "one", "2026-03-01T00:00:00.000Z"), "z" * 100_000: 1}]),
+            "100000 characters",
+        ),
     ],
-    ids=["app", "nextId", "schemaVersion", "count"],
+    ids=["app", "nextId", "schemaVersion", "count", "an item's unknown key"],
 )
 def test_a_long_value_is_echoed_cut_short_with_its_length(todo: AppRunner, text: str, length: str) -> None:
     """The finding: a 100,000-character app printed 200 KB, a 401-digit nextId all its digits."""

@@ -274,7 +274,7 @@ def _imported_from(option: str, value: Any, raw_items: list[Any]) -> dict[str, s
         if not isinstance(origin, str) or not _ORIGIN.fullmatch(origin):
             raise validation_error(
                 f"{option} has importedFrom {quoted(key)}: {_shown(origin)}, not an id and a createdAt "
-                "such as td_0001 2026-04-01T09:30:00.000Z.",
+                "apart by one space, as export writes them.",
                 _HINT,
             )
     return value
@@ -390,7 +390,7 @@ def _item(
     except ValidationError as error:
         # A field this version does not know says the most: name it first.
         first = min(error.errors(), key=lambda problem: problem["type"] != "extra_forbidden")
-        field = ".".join(str(part) for part in first["loc"]) or "the item"
+        field = ".".join(_field_name(str(part)) for part in first["loc"]) or "the item"
         raise validation_error(f"{where}: {field}: {_in_words(first)}.", _HINT) from None
     # What ties the item's fields together, as the state checks it; not the state's id rules:
     # the item may get a new id, so its old one may be any of the id form.
@@ -425,6 +425,12 @@ _PATTERN_WORDS = {
     STORED_INSTANT_PATTERN: "must be a UTC instant to the millisecond, such as 2026-04-01T09:30:00.000Z",
     STORED_DUE_PATTERN: "must be a date such as 2026-04-03, or a UTC instant like 2026-04-01T09:30:00.000Z",
 }
+
+
+def _field_name(part: str) -> str:
+    """A field's name as a message gives it: as it is, or, when it is the user's own key (an unknown
+    one) too long or not printable, quoted and cut as every echoed value is."""
+    return part if part.isprintable() and len(part) <= ECHO_MAX_CHARS else quoted(part)
 
 
 def _in_words(problem: Any) -> str:
