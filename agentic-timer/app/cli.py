@@ -44,6 +44,7 @@ from agentic_kit import (
     limited_payload,
     new_app,
     now,
+    option_in_words,
     remove_one,
     sort_items,
     sort_option,
@@ -87,6 +88,7 @@ STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
 
 @app.command(mutates=True)
 @exclusive(("--duration", "--due-at", "--stopwatch"))
+@option_in_words("--duration", inputs.length_in_word)  # `start 10m tea time`: a 10m countdown
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,

@@ -482,3 +482,40 @@ def test_completing_a_reopened_repeating_item_names_its_next_and_makes_no_second
         ("td_0002", "open", "2026-04-09"),
     ]
     assert todo.run("add", "x", env=NOW).item["id"] == "td_0003"  # no id was taken for a second next
+
+
+# Found by an outside agent's day (round four).
+
+
+@pytest.mark.parametrize(
+    ("args", "label"),
+    [
+        (["start", "10m", "tea", "time"], "tea time"),
+        (["start", "10m", "tea time"], "tea time"),
+        (["start", "tea", "10m"], "tea"),
+    ],
+)
+def test_a_length_among_the_label_words_hints_the_countdown(
+    timer: AppRunner, args: list[str], label: str
+) -> None:
+    """`start 10m tea time` hinted `start "10m tea time"`, a stopwatch labelled so: the hint's
+    call makes the 10-minute countdown labelled with the other words, as `start 25m`'s does."""
+    refused, followed = follow(timer, *args)
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "--duration", "10m", label]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["kind"], item["durationMs"]) == (label, "countdown", 600_000)
+    assert len(timer.run("list", "--status", "all", env=NOW).items) == 1
+
+
+def test_the_label_words_hint_offers_the_stopwatch_too_and_keeps_given_options(timer: AppRunner) -> None:
+    """The other meaning, every word the label, is the hint's first call; an option given that
+    cannot go with --duration leaves the label words quoted, as before."""
+    hint = error_of(timer.run("start", "10m", "tea", "time", env=NOW).envelope)["hint"]
+    whole = re.findall(r"`([^`]+)`", hint)[0]
+    assert shlex.split(whole) == ["start", "10m tea time"]
+    refused = timer.run("start", "10m", "tea", "--stopwatch", env=NOW)
+    call = suggested_call(error_of(refused.envelope)["hint"])
+    assert call == ["start", "10m tea", "--stopwatch"]
+    made = timer.run(*call, env=NOW)
+    assert (made.item["label"], made.item["kind"]) == ("10m tea", "stopwatch")

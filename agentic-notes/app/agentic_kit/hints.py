@@ -284,3 +284,25 @@ def repeated_option(option: str) -> AppError:
         f"Option {option} was given more than once.",
         f"Give {option} once: which of the values was meant cannot be told.",
     )
+
+
+def word_of_an_option(
+    command: str,
+    arguments: Sequence[tuple[str, str | None]],
+    extra: Sequence[str],
+    word: str,
+    moved: Sequence[str],
+    whole: Sequence[str],
+) -> AppError:
+    """Words left over whose first or last word reads as an option's value (timer
+    `start 10m tea time`): `moved` is the call with that word given to the option, most likely
+    the one meant, and `whole` the call with every word quoted into the argument; both work."""
+    words = " ".join(quoted(each) for each in extra)
+    takes = " ".join(name for name, _ in arguments)
+    where = arguments[-1][0].lower()
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra.",
+        f"To keep {quoted(word)} in the {where}, quote every word as one: `{_call(command, whole)}`; "
+        f"if it is {moved[0]}'s value: `{_call(command, moved)}`.",
+    )

@@ -47,6 +47,20 @@ def exclusive(*groups: tuple[str, ...]) -> Callable[[F], F]:
     return mark
 
 
+def option_in_words(option: str, reads: Callable[[str], str | None]) -> Callable[[F], F]:
+    """Mark an option whose value an agent may type as a word of the command's last argument
+    (timer `start 10m tea time`: `10m` is --duration's). `reads` gives the option's value a word
+    stands for, or None. The hint for words left over then moves such a first (else last) word
+    to the option, when neither it nor an option it cannot go with was given: quoting every word
+    into the argument would store another meaning (a stopwatch labelled "10m tea time")."""
+
+    def mark(function: F) -> F:
+        function.options_in_words = ((option, reads),)  # type: ignore[attr-defined]
+        return function
+
+    return mark
+
+
 @dataclass(frozen=True)
 class Parameter:
     """An argument or an option of a command."""
@@ -79,6 +93,8 @@ class Command:
     options: tuple[Parameter, ...]  # --human last, as every command has it
     command: Any  # typer's command: its help text, its call
     exclusive: tuple[tuple[str, ...], ...] = ()  # options that cannot go together (`exclusive`)
+    # Options whose value may be typed as a word of the last argument (`option_in_words`).
+    options_in_words: tuple[tuple[str, Callable[[str], str | None]], ...] = ()
 
     def named(self, option: str) -> Parameter | None:
         return next((each for each in self.options if option in each.names), None)
@@ -114,6 +130,7 @@ def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str,
             options=tuple(each for each in parameters if each.names),
             command=command,
             exclusive=getattr(trait.function, "exclusive_options", ()),
+            options_in_words=getattr(trait.function, "options_in_words", ()),
         )
     return models
 
@@ -257,8 +274,41 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
         glued = _glued(line.record, count)
+        meant = _option_in_words(command, line, count)
+        if meant is not None:
+            raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
     return values
+
+
+def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, list[str], list[str]] | None:
+    """When a first (else last) word of the last argument's words reads as the value of an
+    option marked `option_in_words`, and no option of its group was given: that word, the call
+    with it moved to the option and the other words quoted into the argument, and the call with
+    every word quoted into the argument (the other meaning, offered too)."""
+    if count < 1 or command.arguments[-1].metavar.startswith("ID"):
+        return None
+    given = {param.option for param in line.order}
+    before, words = line.words[: count - 1], line.words[count - 1 :]
+    options = line.options_typed
+    for option, reads in command.options_in_words:
+        group = next((set(each) for each in command.exclusive if option in each), {option})
+        if group & given:
+            continue
+        for word, rest in ((words[0], words[1:]), (words[-1], words[:-1])):
+            value = reads(word)
+            if value is not None:
+                moved = [option, value, *_ordered(options, [*before, " ".join(rest)], first=True)]
+                return word, moved, _ordered(options, [*before, " ".join(words)], first=False)
+    return None
+
+
+def _ordered(options: Sequence[str], values: Sequence[str], *, first: bool) -> list[str]:
+    """The options and the arguments' values of a call: the options `first` or after the values,
+    and always before `--` and the values when a value starts with a dash."""
+    if any(each.startswith("-") for each in values):
+        return [*options, "--", *values]
+    return [*options, *values] if first else [*values, *options]
 
 
 def _glued(record: Sequence[Typed], count: int) -> list[str] | None:
