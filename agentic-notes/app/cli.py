@@ -211,10 +211,14 @@ def append(
     """Add text to the end of the body, on a new line; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if (text is None) == (text_file is None):
-        raise validation_error(
-            "Give the text to append, or --text-file, (exactly one).",
-            'Give the text as one argument (`append ID "more text"`), or --text-file PATH (- for stdin).',
+        # Said in words: a call here would hold a placeholder or an invented text, appended as meant.
+        hint = (
+            f"Type the text after append {note_id}, quoted as one argument, or give --text-file with "
+            "a file's path (- for stdin)."
+            if text is None
+            else "Keep the one that holds the text meant, and leave the other out."
         )
+        raise validation_error("Give the text to append, or --text-file, (exactly one).", hint)
     if text_file is not None:
         text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
     if not text:

@@ -124,23 +124,35 @@ def bad_value(option: str, message: str, hint: str | None, command: str) -> AppE
     )
 
 
-def missing_argument(command: str, metavar: str, arguments: Sequence[str], help_text: str) -> AppError:
-    usage = " ".join([command, *arguments, "[OPTIONS]"])
+def missing_argument(
+    command: str, missing: Sequence[tuple[str, str]], given: Sequence[str], options: Sequence[str]
+) -> AppError:
+    """`missing`: the arguments not given, each (METAVAR, help); `given`: the arguments typed
+    before them; `options`: the options typed, as typed. The hint says in words where each goes,
+    with no call: any value in one would be a placeholder or a guess, stored as if meant."""
+    names = [metavar.rstrip(".") for metavar, _ in missing]
+    after = _call(command, given)
+    before = f", before {_call('', options).strip()}" if options else ""
+    helps = [help_text.rstrip(".") for _, help_text in missing]
+    what = "; ".join(f"{name}: {text}" for name, text in zip(names, helps, strict=True) if text)
+    several = "" if all(name == "ID" for name in names) else " Quote a value of several words."
     return AppError(
         ErrorCode.USAGE_ERROR,
-        f"{command} needs its {metavar} argument.",
-        f"Usage: `{usage}`"
-        + (f"; {metavar}: {help_text}" if help_text else ".")
-        + ("" if metavar == "ID" else " Quote a value of several words."),
+        f"{command} needs its {names[0]} argument.",
+        f"Type the {' and then the '.join(names)} after {after}{before}"
+        + (f"; {what}." if what else ".")
+        + several,
     )
 
 
 def missing_option(command: str, option: str, metavar: str, help_text: str) -> AppError:
-    """A required option left out: name the option, not its value's metavar, as an argument."""
+    """A required option left out: name the option, not its value's metavar, as an argument; in
+    words, as a missing argument is (a call would hold a placeholder for its value)."""
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} needs its {option} option.",
-        f"Give `{command} {option} {metavar}`" + (f"; {metavar}: {help_text}" if help_text else "."),
+        f"Add {option} and its {metavar} to the call"
+        + (f"; {metavar}: {help_text.rstrip('.')}." if help_text else "."),
     )
 
 

@@ -455,8 +455,8 @@ def test_a_hints_call_holds_no_placeholder(
     request: pytest.FixtureRequest, app_name: str, args: list[str]
 ) -> None:
     """The rule for placeholders: a call in a hint is run as written, so it names no METAVAR
-    (LABEL, TITLE, ID) that the app would store or read as a value; only a `Usage:` line names
-    the form."""
+    (LABEL, TITLE, ID) that the app would store or read as a value; a missing value is said in
+    words, outside any call."""
     app: AppRunner = request.getfixturevalue(app_name)
     refused = app.run(*args, env=NOW)
     assert not refused.ok
@@ -519,3 +519,70 @@ def test_the_label_words_hint_offers_the_stopwatch_too_and_keeps_given_options(t
     assert call == ["start", "10m tea", "--stopwatch"]
     made = timer.run(*call, env=NOW)
     assert (made.item["label"], made.item["kind"]) == ("10m tea", "stopwatch")
+
+
+@pytest.mark.parametrize("app_name", ["todo", "notes", "timer"])
+def test_every_missing_argument_is_said_in_words_without_a_placeholder(
+    request: pytest.FixtureRequest, app_name: str
+) -> None:
+    """`add` hinted `Usage: add TITLE [OPTIONS]`, which holds placeholders (and `[OPTIONS]`,
+    refused if typed). Every command with a required argument, given none, says which it needs
+    and where it goes, with no call to copy."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    described = app.run("describe", env=NOW).item["commands"]
+    needing = [each for each in described if any(arg["required"] for arg in each["arguments"])]
+    assert needing
+    for command in needing:
+        refused = app.run(command["name"], env=NOW)
+        assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR"), command["name"]
+        hint = error_of(refused.envelope)["hint"]
+        assert "`" not in hint, hint
+        assert not hint.startswith("Usage:"), hint
+        assert f" after {command['name']}" in hint, hint
+    assert app.run("list", env=NOW).items == []
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "where"),
+    [
+        ("todo", ["add", "--tag", "home", "--priority=high"], "Type the TITLE after add, before --tag home"),
+        ("timer", ["extend", "tm_0001"], "Type the DURATION after extend tm_0001;"),
+        ("timer", ["extend"], "Type the ID and then the DURATION after extend;"),
+        ("notes", ["search", "--tag", "ci"], "Type the QUERY after search, before --tag ci;"),
+    ],
+)
+def test_a_missing_argument_says_where_it_goes_among_what_was_given(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], where: str
+) -> None:
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert error_of(refused.envelope)["hint"].startswith(where), error_of(refused.envelope)["hint"]
+
+
+def test_following_a_missing_title_in_words_stores_what_was_meant(todo: AppRunner) -> None:
+    refused = todo.run("add", "--tag", "home", env=NOW)
+    assert "after add, before --tag home" in error_of(refused.envelope)["hint"]
+    assert todo.run("list", env=NOW).items == []
+    added = todo.run("add", "call plumber", "--tag", "home", env=NOW)  # the title typed where it says
+    assert (added.item["title"], added.item["tags"]) == ("call plumber", ["home"])
+
+
+def test_append_without_its_text_says_where_the_text_goes(notes: AppRunner) -> None:
+    """Its hint was `append ID "more text"`, which appended "more text" to the note ID (or was
+    refused for the id): the text the user means is said in words."""
+    assert notes.run("add", "x", env=NOW).ok
+    refused = notes.run("append", "nt_0001", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert "`" not in hint
+    assert hint.startswith("Type the text after append nt_0001")
+
+
+def test_a_missing_option_is_said_in_words(todo: AppRunner) -> None:
+    refused = todo.run("import", env=NOW)
+    assert refused.envelope["error"] == {
+        "code": "USAGE_ERROR",
+        "message": "import needs its --file option.",
+        "hint": "Add --file and its PATH to the call; PATH: An export to read; - for stdin.",
+    }

@@ -491,7 +491,7 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
         if value is None or value == ():  # not given: its default
             value = param.param.get_default(ctx)
         if param.required and (value is None or value == ()):
-            raise _missing(command, param)
+            raise _missing(command, param, line)
         try:
             values[name] = param.param.process_value(ctx, value)
         except typer.BadParameter as error:
@@ -499,11 +499,12 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
     return values
 
 
-def _missing(command: Command, param: Parameter) -> AppError:
+def _missing(command: Command, param: Parameter, line: Line) -> AppError:
     if param.names:
         return hints.missing_option(command.name, param.option, param.metavar, param.help)
-    arguments = [each.metavar for each in command.arguments]
-    return hints.missing_argument(command.name, param.metavar, arguments, param.help)
+    given = line.words[: command.arguments.index(param)]
+    missing = [(each.metavar, each.help) for each in command.arguments[len(given) :] if each.required]
+    return hints.missing_argument(command.name, missing, given, line.options_typed)
 
 
 def _bad_value(
