@@ -245,7 +245,7 @@ def extend(
         str, typer.Argument(parser=inputs.time_to_add, help="Time to add: 90s, 25m, 1h30m, PT25M.")
     ],
 ) -> Payload:
-    """Add time to a running or paused countdown; its due time moves later by that much."""
+    """Add time to a running or paused countdown; one already due counts it from now (a snooze)."""
     timer_id = inputs.check_timer_id(timer_id)
     added = inputs.check_duration(duration, "DURATION", capped=False)
     moment = Moment()
