@@ -141,7 +141,9 @@ def list_notes(
     tags = normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
     after = check_after_bound("--due-after", due_after) if due_after is not None else None
-    notes = operations.tagged(app.store().load(), tags)
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
+    notes = operations.tagged(state, tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
     if after is not None:
@@ -276,7 +278,9 @@ def search(
     """Find notes whose title, body or tags contain every word; title matches rank first."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
-    hits = operations.search_notes(app.store().load(), terms, tags)
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
+    hits = operations.search_notes(state, terms, tags)
     return limited_payload(hits, limit)
 
 

@@ -586,3 +586,47 @@ def test_a_missing_option_is_said_in_words(todo: AppRunner) -> None:
         "message": "import needs its --file option.",
         "hint": "Add --file and its PATH to the call; PATH: An export to read; - for stdin.",
     }
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "call"),
+    [
+        ("todo", ["list", "--tag", "-home"], ["list", "--tag", "home"]),
+        (
+            "todo",
+            ["list", "--status", "open", "--tag=-Home", "--tag", "work"],
+            ["list", "--status", "open", "--tag=home", "--tag", "work"],
+        ),
+        ("todo", ["search", "plumber", "--tag", "-home"], ["search", "plumber", "--tag", "home"]),
+        ("notes", ["list", "--tag", "--home"], ["list", "--tag", "home"]),
+        ("notes", ["search", "plumber", "--tag", "-home"], ["search", "plumber", "--tag", "home"]),
+    ],
+)
+def test_a_dash_tag_no_entity_carries_says_so_and_hints_the_tag(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], call: list[str]
+) -> None:
+    """`list --tag -home` answered an empty list, silently: most likely "not home", which no
+    filter says. A tag starting with `-` that nothing carries is refused, with the call for the
+    tag without its dashes, every other word kept."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "call plumber", "--tag", "home", "--tag", "work", env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert "No " in error_of(refused.envelope)["message"]
+    assert suggested_call(error_of(refused.envelope)["hint"]) == call
+    followed = app.run(*call, env=NOW)
+    assert followed.ok, followed.envelope
+    assert [each["id"] for each in followed.items] == [app.run("list", env=NOW).items[0]["id"]]
+
+
+@pytest.mark.parametrize("app_name", ["todo", "notes"])
+def test_a_dash_tag_some_entity_carries_is_filtered_as_any_tag(
+    request: pytest.FixtureRequest, app_name: str
+) -> None:
+    """A value after --tag may start with `-` (`add x --tag -home` stores it): filtering by it
+    finds what carries it, and an empty answer for another status is only that."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "first", "--tag", "home", env=NOW).ok
+    assert app.run("add", "second", "--tag", "-home", env=NOW).ok
+    listed = app.run("list", "--tag", "-home", env=NOW)
+    assert [each["tags"] for each in listed.items] == [["-home"]]

@@ -520,6 +520,16 @@ def _bad_value(
     return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
 
 
+def with_the_call(error: hints.OtherValue, command: Command, line: Line) -> AppError:
+    """A command's refusal of an option's value with the call that gives the value it names
+    instead, written from the line as typed; as it came when the value is not found there."""
+    for at, each in enumerate(line.record):
+        named = each.param is not None and error.option in each.param.names
+        if named and each.value is not None and error.same(each.value):
+            return error.in_call(command.name, [typed.word for typed in line.record], at, each.value)
+    return error
+
+
 def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError:
     word = words[index]
     return hints.unknown_option(

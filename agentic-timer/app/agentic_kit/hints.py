@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import typer
 
@@ -42,6 +42,29 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 
 # A word after `--` stays a value; quoting it in a hint only when the shell needs it.
 _PLAIN_WORDS = re.compile(r"[\w@%+=:,./-]+")
+
+
+class OtherValue(AppError):
+    """A command's refusal of one option's value whose fix is the same call with another value
+    (`list --tag -home`: `list --tag home`). The command cannot see the words typed; the runner
+    writes the call from them, keeping every other word, as a choice's hint is written (the hint
+    then ends with it). `same`: whether a value as typed is the one refused (the command may have
+    normalised it)."""
+
+    def __init__(
+        self, message: str, hint: str, option: str, instead: str, same: Callable[[str], bool]
+    ) -> None:
+        super().__init__(ErrorCode.VALIDATION_ERROR, message, hint)
+        self.option = option
+        self.instead = instead
+        self.same = same
+
+    def in_call(self, command: str, words: Sequence[str], at: int, typed: str) -> AppError:
+        """The refusal with the call: `words` as typed after the command, `words[at]` ending with
+        the value `typed` (`--tag -home`'s second word, or `--tag=-home`)."""
+        call = list(words)
+        call[at] = call[at][: len(call[at]) - len(typed)] + self.instead
+        return AppError(ErrorCode.VALIDATION_ERROR, self.message, f"{self.hint} `{_call(command, call)}`.")
 
 
 class BadValue(typer.BadParameter):
