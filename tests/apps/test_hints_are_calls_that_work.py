@@ -493,6 +493,8 @@ def test_completing_a_reopened_repeating_item_names_its_next_and_makes_no_second
         (["start", "10m", "tea", "time"], "tea time"),
         (["start", "10m", "tea time"], "tea time"),
         (["start", "tea", "10m"], "tea"),
+        (["start", "10", "min", "tea"], "tea"),
+        (["start", "tea", "for", "10", "minutes"], "tea for"),
     ],
 )
 def test_a_length_among_the_label_words_hints_the_countdown(

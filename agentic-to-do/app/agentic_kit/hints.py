@@ -329,8 +329,8 @@ def word_of_an_option(
     moved: Sequence[str],
     whole: Sequence[str],
 ) -> AppError:
-    """Words left over whose first or last word reads as an option's value (timer
-    `start 10m tea time`): `moved` is the call with that word given to the option, most likely
+    """Words left over whose first or last words read as an option's value (timer
+    `start 10m tea time`): `moved` is the call with them given to the option, most likely
     the one meant, and `whole` the call with every word quoted into the argument; both work."""
     words = " ".join(quoted(each) for each in extra)
     takes = " ".join(name for name, _ in arguments)

@@ -48,11 +48,12 @@ def exclusive(*groups: tuple[str, ...]) -> Callable[[F], F]:
 
 
 def option_in_words(option: str, reads: Callable[[str], str | None]) -> Callable[[F], F]:
-    """Mark an option whose value an agent may type as a word of the command's last argument
-    (timer `start 10m tea time`: `10m` is --duration's). `reads` gives the option's value a word
-    stands for, or None. The hint for words left over then moves such a first (else last) word
-    to the option, when neither it nor an option it cannot go with was given: quoting every word
-    into the argument would store another meaning (a stopwatch labelled "10m tea time")."""
+    """Mark an option whose value an agent may type among the words of the command's last
+    argument (timer `start 10m tea time`: `10m` is --duration's). `reads` gives the option's value
+    words stand for (`10m`, `90 min`), or None. The hint for words left over then moves the
+    longest run of first words that reads (else of last words) to the option, when neither it
+    nor an option it cannot go with was given: quoting every word into the argument would store
+    another meaning (a stopwatch labelled "10m tea time")."""
 
     def mark(function: F) -> F:
         function.options_in_words = ((option, reads),)  # type: ignore[attr-defined]
@@ -282,9 +283,9 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
 
 
 def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, list[str], list[str]] | None:
-    """When a first (else last) word of the last argument's words reads as the value of an
-    option marked `option_in_words`, and no option of its group was given: that word, the call
-    with it moved to the option and the other words quoted into the argument, and the call with
+    """When the first words (else the last) of the last argument's words read as the value of an
+    option marked `option_in_words`, and no option of its group was given: those words, the call
+    with them moved to the option and the other words quoted into the argument, and the call with
     every word quoted into the argument (the other meaning, offered too)."""
     if count < 1 or command.arguments[-1].metavar.startswith("ID"):
         return None
@@ -295,11 +296,14 @@ def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, lis
         group = next((set(each) for each in command.exclusive if option in each), {option})
         if group & given:
             continue
-        for word, rest in ((words[0], words[1:]), (words[-1], words[:-1])):
-            value = reads(word)
+        # The longest run of leading words that reads (`90 min` of `90 min tea`), else of trailing.
+        runs = [(words[:size], words[size:]) for size in range(len(words) - 1, 0, -1)]
+        runs += [(words[-size:], words[:-size]) for size in range(len(words) - 1, 0, -1)]
+        for run, rest in runs:
+            value = reads(" ".join(run))
             if value is not None:
                 moved = [option, value, *_ordered(options, [*before, " ".join(rest)], first=True)]
-                return word, moved, _ordered(options, [*before, " ".join(words)], first=False)
+                return " ".join(run), moved, _ordered(options, [*before, " ".join(words)], first=False)
     return None
 
 
