@@ -89,11 +89,13 @@ def test_a_runtime_option_without_its_value_is_said_in_words(tmp_path: Path) -> 
 
 
 def test_a_runtime_option_word_the_app_reads_as_a_value_is_left_alone(tmp_path: Path) -> None:
-    """`add -- --timeout` is the title `--timeout`, and `list --tag --timeout` a tag: no refusal."""
+    """`add -- --timeout` is the title `--timeout`, and `--tag --timeout` a tag: no refusal."""
     status, added = agentapps("run", "agentic-to-do", "--", "add", "--", "--timeout", state=tmp_path)
     assert (status, added["item"]["title"]) == (0, "--timeout")
+    status, tagged = agentapps("run", "agentic-to-do", "--", "add", "x", "--tag", "--timeout", state=tmp_path)
+    assert (status, tagged["item"]["tags"]) == (0, ["--timeout"])
     status, listed = agentapps("run", "agentic-to-do", "--", "list", "--tag", "--timeout", state=tmp_path)
-    assert (status, listed["count"]) == (0, 0)
+    assert (status, [item["title"] for item in listed["items"]]) == (0, ["x"])
 
 
 def test_another_refusal_keeps_the_apps_own_hint(tmp_path: Path) -> None:
