@@ -306,16 +306,27 @@ def run(
         loaded, argv, env=environment, stdin=_own_stdin(), timeout=timeout, max_output=max_output
     )
     if refused_as_usage(document, status) and mentions_runtime_options(argv):
-        hint = _runtime_options_hint(loaded, str(package), argv, environment, timeout, max_output)
+        given: list[tuple[str, str | None]] = [("--approve", None)] if approve else []
+        given += [("--timeout", f"{timeout:g}")] if timeout != DEFAULT_TIMEOUT else []
+        given += [("--max-output", str(max_output))] if max_output != DEFAULT_MAX_OUTPUT else []
+        given += [("--env", name) for name in names]
+        hint = _runtime_options_hint(loaded, str(package), argv, given, environment, timeout, max_output)
         document = document if hint is None else with_runtime_hint(document, hint)
     return Passthrough(document, status)
 
 
 def _runtime_options_hint(
-    loaded: Package, package: str, argv: list[str], env: dict[str, str], timeout: float, max_output: int
+    loaded: Package,
+    package: str,
+    argv: list[str],
+    given: list[tuple[str, str | None]],
+    env: dict[str, str],
+    timeout: float,
+    max_output: int,
 ) -> str | None:
     """The hint for run's own options typed after `--` (run_options.py), when the app's describe
-    says its command takes none of that name; None when it takes one, or cannot be told."""
+    says its command takes none of that name; None when it takes one, or cannot be told. `given`:
+    run's options as given before `--`, which the hint's call keeps."""
     if DESCRIBE not in loaded.manifest.commands:
         return None
     try:
@@ -328,7 +339,7 @@ def _runtime_options_hint(
     commands = item.get("commands") if isinstance(item, dict) else None
     entry = command_entry(argv, commands) if isinstance(commands, list) else None
     found = misplaced_options(argv, entry) if entry is not None else []
-    return runtime_hint(PROGRAM, package, argv, str(entry["name"]), found) if entry and found else None
+    return runtime_hint(PROGRAM, package, argv, str(entry["name"]), found, given) if entry and found else None
 
 
 def _own_stdin() -> int | None:

@@ -19,6 +19,7 @@ from agentic_kit.hints import shell_word
 from .environment import NAME
 
 # Each option of `run` and whether it takes a value (`--human` has a gate of its own: gates.py).
+REPEATABLE = {"--env"}
 RUNTIME_OPTIONS: Mapping[str, bool] = {
     "--approve": False,
     "--timeout": True,
@@ -90,10 +91,17 @@ def misplaced_options(args: Sequence[str], entry: Mapping[str, Any]) -> list[Mis
 
 
 def runtime_hint(
-    program: str, package: str, args: Sequence[str], command: str, found: Sequence[Misplaced]
+    program: str,
+    package: str,
+    args: Sequence[str],
+    command: str,
+    found: Sequence[Misplaced],
+    given: Sequence[tuple[str, str | None]] = (),
 ) -> str:
     """The hint naming the runtime's options and the call with them before `--`; in words only
-    when one of them has no value (a call would hold a placeholder)."""
+    when one of them has no value (a call would hold a placeholder). `given`: the options the
+    call gave before `--` (each with its value), which the call keeps; one that takes a single
+    value and was typed after `--` too keeps the value typed there."""
     names = list(dict.fromkeys(each.option for each in found))
     one = len(names) == 1
     whose = (
@@ -103,7 +111,12 @@ def runtime_hint(
         values = "its value" if one else "their values"
         return f"{whose}: give {'it' if one else 'them'} before `--`, with {values}."
     assignments: list[str] = []
+    moved = {each.option for each in found}
     runtime: list[str] = []
+    for option, value in given:
+        if option in moved and option not in REPEATABLE:
+            continue
+        runtime += [option] if value is None else [option, value]
     for each in found:
         if each.value is None:
             runtime.append(each.option)

@@ -80,6 +80,32 @@ def test_a_runtime_option_after_dashes_hints_the_runtime_call(
         assert (followed["item"]["title"], followed["item"]["tags"]) == ("call plumber", ["home"])
 
 
+def test_the_hints_call_keeps_the_runtime_options_given_before_dashes(tmp_path: Path) -> None:
+    """The call keeps what was given before `--` (--approve, --env, --max-output), and one typed
+    on both sides keeps the value typed after it."""
+    status, refused = agentapps(
+        "run",
+        "agentic-to-do",
+        "--approve",
+        "--env",
+        "LANG",
+        "--timeout",
+        "30",
+        "--",
+        "add",
+        "x",
+        "--timeout",
+        "5",
+        state=tmp_path,
+    )
+    assert status == 2
+    hint = refused["error"]["hint"]
+    call = re.findall(r"`([^`]+)`", hint)[-1]
+    assert call == "agentapps run agentic-to-do --approve --env LANG --timeout 5 -- add x"
+    followed_status, followed = follow(hint, tmp_path)
+    assert (followed_status, followed["item"]["title"]) == (0, "x")
+
+
 def test_a_runtime_option_without_its_value_is_said_in_words(tmp_path: Path) -> None:
     status, refused = agentapps("run", "agentic-timer", "--", "list", "--timeout", state=tmp_path)
     assert status == 2
