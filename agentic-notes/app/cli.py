@@ -141,7 +141,9 @@ def list_notes(
     tags = normalise_tags(tag or [])
     bound = check_bound("--due-before", due_before) if due_before is not None else None
     after = check_after_bound("--due-after", due_after) if due_after is not None else None
-    notes = operations.tagged(app.store().load(), tags)
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
+    notes = operations.tagged(state, tags)
     if bound is not None:
         notes = [note for note in notes if operations.follow_up_comes(note, bound, inclusive=False)]
     if after is not None:
@@ -211,10 +213,14 @@ def append(
     """Add text to the end of the body, on a new line; answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
     if (text is None) == (text_file is None):
-        raise validation_error(
-            "Give the text to append, or --text-file, (exactly one).",
-            'Give the text as one argument (`append ID "more text"`), or --text-file PATH (- for stdin).',
+        # Said in words: a call here would hold a placeholder or an invented text, appended as meant.
+        hint = (
+            f"Type the text after append {note_id}, quoted as one argument, or give --text-file with "
+            "a file's path (- for stdin)."
+            if text is None
+            else "Keep the one that holds the text meant, and leave the other out."
         )
+        raise validation_error("Give the text to append, or --text-file, (exactly one).", hint)
     if text_file is not None:
         text = read_text_source("--text-file", text_file, max_bytes=BODY_MAX_BYTES)
     if not text:
@@ -272,7 +278,9 @@ def search(
     """Find notes whose title, body or tags contain every word; title matches rank first."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
-    hits = operations.search_notes(app.store().load(), terms, tags)
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
+    hits = operations.search_notes(state, terms, tags)
     return limited_payload(hits, limit)
 
 

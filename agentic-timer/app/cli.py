@@ -44,6 +44,7 @@ from agentic_kit import (
     limited_payload,
     new_app,
     now,
+    option_in_words,
     remove_one,
     sort_items,
     sort_option,
@@ -87,6 +88,7 @@ STATUSES_SHOWN: dict[StatusFilter, set[Status]] = {
 
 @app.command(mutates=True)
 @exclusive(("--duration", "--due-at", "--stopwatch"))
+@option_in_words("--duration", inputs.length_in_word)  # `start 10m tea time`: a 10m countdown
 def start(
     label: Annotated[str, typer.Argument(help="What the timer is for (one line).")] = "",
     duration: Annotated[str | None, typer.Option(help="Countdown length: 90s, 25m, 1h30m, PT25M.")] = None,
@@ -243,7 +245,7 @@ def extend(
         str, typer.Argument(parser=inputs.time_to_add, help="Time to add: 90s, 25m, 1h30m, PT25M.")
     ],
 ) -> Payload:
-    """Add time to a running or paused countdown; its due time moves later by that much."""
+    """Add time to a running or paused countdown; one already due counts it from now (a snooze)."""
     timer_id = inputs.check_timer_id(timer_id)
     added = inputs.check_duration(duration, "DURATION", capped=False)
     moment = Moment()

@@ -173,8 +173,10 @@ def list_items(
     bound = check_bound("--due-before", due_before) if due_before is not None else None
     after = check_after_bound("--due-after", due_after) if due_after is not None else None
     tags = normalise_tags(tag or [])
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
     selected = operations.select_items(
-        app.store().load(),
+        state,
         status=STATUS_SELECTED[status],
         due_before=bound,
         due_after=after,
@@ -240,7 +242,9 @@ def search(
     more words in the title rank first, then more in the tags, then the newest."""
     terms = check_query(query)
     tags = normalise_tags(tag or [])
-    found = operations.search_items(app.store().load(), terms, status=STATUS_SELECTED[status], tags=tags)
+    state = app.store().load()
+    inputs.check_filter_tags(tags, state)
+    found = operations.search_items(state, terms, status=STATUS_SELECTED[status], tags=tags)
     return limited_payload(_shown(found, excerpt), limit)
 
 

@@ -61,6 +61,15 @@ from .gates import require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
+from .run_options import (
+    DESCRIBE,
+    command_entry,
+    mentions_runtime_options,
+    misplaced_options,
+    refused_as_usage,
+    runtime_hint,
+    with_runtime_hint,
+)
 from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
 from .suite import default_packages, state_dir_for, state_overrides
 from .warm import WarmRuntime
@@ -292,15 +301,45 @@ def run(
     )
     require_trust([loaded.root], approve, approved_call)
     require_confirmation(argv, loaded.manifest, approve, approved_call)
+    environment = package_environment(names, overrides=state_overrides(loaded.root, os.environ))
     document, status = run_and_relay(
-        loaded,
-        argv,
-        env=package_environment(names, overrides=state_overrides(loaded.root, os.environ)),
-        stdin=_own_stdin(),
-        timeout=timeout,
-        max_output=max_output,
+        loaded, argv, env=environment, stdin=_own_stdin(), timeout=timeout, max_output=max_output
     )
+    if refused_as_usage(document, status) and mentions_runtime_options(argv):
+        given: list[tuple[str, str | None]] = [("--approve", None)] if approve else []
+        given += [("--timeout", f"{timeout:g}")] if timeout != DEFAULT_TIMEOUT else []
+        given += [("--max-output", str(max_output))] if max_output != DEFAULT_MAX_OUTPUT else []
+        given += [("--env", name) for name in names]
+        hint = _runtime_options_hint(loaded, str(package), argv, given, environment, timeout, max_output)
+        document = document if hint is None else with_runtime_hint(document, hint)
     return Passthrough(document, status)
+
+
+def _runtime_options_hint(
+    loaded: Package,
+    package: str,
+    argv: list[str],
+    given: list[tuple[str, str | None]],
+    env: dict[str, str],
+    timeout: float,
+    max_output: int,
+) -> str | None:
+    """The hint for run's own options typed after `--` (run_options.py), when the app's describe
+    says its command takes none of that name; None when it takes one, or cannot be told. `given`:
+    run's options as given before `--`, which the hint's call keeps."""
+    if DESCRIBE not in loaded.manifest.commands:
+        return None
+    try:
+        described, described_status = run_and_relay(
+            loaded, [DESCRIBE], env=env, timeout=timeout, max_output=max_output
+        )
+    except (AppError, ToolkitError):
+        return None
+    item = described.get("item") if isinstance(described, dict) and described_status == 0 else None
+    commands = item.get("commands") if isinstance(item, dict) else None
+    entry = command_entry(argv, commands) if isinstance(commands, list) else None
+    found = misplaced_options(argv, entry) if entry is not None else []
+    return runtime_hint(PROGRAM, package, argv, str(entry["name"]), found, given) if entry and found else None
 
 
 def _own_stdin() -> int | None:

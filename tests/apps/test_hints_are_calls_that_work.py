@@ -455,8 +455,8 @@ def test_a_hints_call_holds_no_placeholder(
     request: pytest.FixtureRequest, app_name: str, args: list[str]
 ) -> None:
     """The rule for placeholders: a call in a hint is run as written, so it names no METAVAR
-    (LABEL, TITLE, ID) that the app would store or read as a value; only a `Usage:` line names
-    the form."""
+    (LABEL, TITLE, ID) that the app would store or read as a value; a missing value is said in
+    words, outside any call."""
     app: AppRunner = request.getfixturevalue(app_name)
     refused = app.run(*args, env=NOW)
     assert not refused.ok
@@ -482,3 +482,153 @@ def test_completing_a_reopened_repeating_item_names_its_next_and_makes_no_second
         ("td_0002", "open", "2026-04-09"),
     ]
     assert todo.run("add", "x", env=NOW).item["id"] == "td_0003"  # no id was taken for a second next
+
+
+# Found by an outside agent's day (round four).
+
+
+@pytest.mark.parametrize(
+    ("args", "label"),
+    [
+        (["start", "10m", "tea", "time"], "tea time"),
+        (["start", "10m", "tea time"], "tea time"),
+        (["start", "tea", "10m"], "tea"),
+        (["start", "10", "min", "tea"], "tea"),
+        (["start", "tea", "for", "10", "minutes"], "tea for"),
+    ],
+)
+def test_a_length_among_the_label_words_hints_the_countdown(
+    timer: AppRunner, args: list[str], label: str
+) -> None:
+    """`start 10m tea time` hinted `start "10m tea time"`, a stopwatch labelled so: the hint's
+    call makes the 10-minute countdown labelled with the other words, as `start 25m`'s does."""
+    refused, followed = follow(timer, *args)
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "--duration", "10m", label]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["kind"], item["durationMs"]) == (label, "countdown", 600_000)
+    assert len(timer.run("list", "--status", "all", env=NOW).items) == 1
+
+
+def test_the_label_words_hint_offers_the_stopwatch_too_and_keeps_given_options(timer: AppRunner) -> None:
+    """The other meaning, every word the label, is the hint's first call; an option given that
+    cannot go with --duration leaves the label words quoted, as before."""
+    hint = error_of(timer.run("start", "10m", "tea", "time", env=NOW).envelope)["hint"]
+    whole = re.findall(r"`([^`]+)`", hint)[0]
+    assert shlex.split(whole) == ["start", "10m tea time"]
+    refused = timer.run("start", "10m", "tea", "--stopwatch", env=NOW)
+    call = suggested_call(error_of(refused.envelope)["hint"])
+    assert call == ["start", "10m tea", "--stopwatch"]
+    made = timer.run(*call, env=NOW)
+    assert (made.item["label"], made.item["kind"]) == ("10m tea", "stopwatch")
+
+
+@pytest.mark.parametrize("app_name", ["todo", "notes", "timer"])
+def test_every_missing_argument_is_said_in_words_without_a_placeholder(
+    request: pytest.FixtureRequest, app_name: str
+) -> None:
+    """`add` hinted `Usage: add TITLE [OPTIONS]`, which holds placeholders (and `[OPTIONS]`,
+    refused if typed). Every command with a required argument, given none, says which it needs
+    and where it goes, with no call to copy."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    described = app.run("describe", env=NOW).item["commands"]
+    needing = [each for each in described if any(arg["required"] for arg in each["arguments"])]
+    assert needing
+    for command in needing:
+        refused = app.run(command["name"], env=NOW)
+        assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR"), command["name"]
+        hint = error_of(refused.envelope)["hint"]
+        assert "`" not in hint, hint
+        assert not hint.startswith("Usage:"), hint
+        assert f" after {command['name']}" in hint, hint
+    assert app.run("list", env=NOW).items == []
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "where"),
+    [
+        ("todo", ["add", "--tag", "home", "--priority=high"], "Type the TITLE after add, before --tag home"),
+        ("timer", ["extend", "tm_0001"], "Type the DURATION after extend tm_0001;"),
+        ("timer", ["extend"], "Type the ID and then the DURATION after extend;"),
+        ("notes", ["search", "--tag", "ci"], "Type the QUERY after search, before --tag ci;"),
+    ],
+)
+def test_a_missing_argument_says_where_it_goes_among_what_was_given(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], where: str
+) -> None:
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert error_of(refused.envelope)["hint"].startswith(where), error_of(refused.envelope)["hint"]
+
+
+def test_following_a_missing_title_in_words_stores_what_was_meant(todo: AppRunner) -> None:
+    refused = todo.run("add", "--tag", "home", env=NOW)
+    assert "after add, before --tag home" in error_of(refused.envelope)["hint"]
+    assert todo.run("list", env=NOW).items == []
+    added = todo.run("add", "call plumber", "--tag", "home", env=NOW)  # the title typed where it says
+    assert (added.item["title"], added.item["tags"]) == ("call plumber", ["home"])
+
+
+def test_append_without_its_text_says_where_the_text_goes(notes: AppRunner) -> None:
+    """Its hint was `append ID "more text"`, which appended "more text" to the note ID (or was
+    refused for the id): the text the user means is said in words."""
+    assert notes.run("add", "x", env=NOW).ok
+    refused = notes.run("append", "nt_0001", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert "`" not in hint
+    assert hint.startswith("Type the text after append nt_0001")
+
+
+def test_a_missing_option_is_said_in_words(todo: AppRunner) -> None:
+    refused = todo.run("import", env=NOW)
+    assert refused.envelope["error"] == {
+        "code": "USAGE_ERROR",
+        "message": "import needs its --file option.",
+        "hint": "Add --file and its PATH to the call; PATH: An export to read; - for stdin.",
+    }
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "call"),
+    [
+        ("todo", ["list", "--tag", "-home"], ["list", "--tag", "home"]),
+        (
+            "todo",
+            ["list", "--status", "open", "--tag=-Home", "--tag", "work"],
+            ["list", "--status", "open", "--tag=home", "--tag", "work"],
+        ),
+        ("todo", ["search", "plumber", "--tag", "-home"], ["search", "plumber", "--tag", "home"]),
+        ("notes", ["list", "--tag", "--home"], ["list", "--tag", "home"]),
+        ("notes", ["search", "plumber", "--tag", "-home"], ["search", "plumber", "--tag", "home"]),
+    ],
+)
+def test_a_dash_tag_no_entity_carries_says_so_and_hints_the_tag(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], call: list[str]
+) -> None:
+    """`list --tag -home` answered an empty list, silently: most likely "not home", which no
+    filter says. A tag starting with `-` that nothing carries is refused, with the call for the
+    tag without its dashes, every other word kept."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "call plumber", "--tag", "home", "--tag", "work", env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert "No " in error_of(refused.envelope)["message"]
+    assert suggested_call(error_of(refused.envelope)["hint"]) == call
+    followed = app.run(*call, env=NOW)
+    assert followed.ok, followed.envelope
+    assert [each["id"] for each in followed.items] == [app.run("list", env=NOW).items[0]["id"]]
+
+
+@pytest.mark.parametrize("app_name", ["todo", "notes"])
+def test_a_dash_tag_some_entity_carries_is_filtered_as_any_tag(
+    request: pytest.FixtureRequest, app_name: str
+) -> None:
+    """A value after --tag may start with `-` (`add x --tag -home` stores it): filtering by it
+    finds what carries it, and an empty answer for another status is only that."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "first", "--tag", "home", env=NOW).ok
+    assert app.run("add", "second", "--tag", "-home", env=NOW).ok
+    listed = app.run("list", "--tag", "-home", env=NOW)
+    assert [each["tags"] for each in listed.items] == [["-home"]]

@@ -24,6 +24,7 @@ _HOMES = {
     "AgenticApp": "runner",
     "new_app": "runner",
     "exclusive": "model",
+    "option_in_words": "model",
     "AppError": "errors",
     "ErrorCode": "errors",
     "confirmation_required": "errors",
@@ -90,6 +91,7 @@ if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getatt
     from .inputs import file_path as file_path
     from .inputs import read_text_source as read_text_source
     from .model import exclusive as exclusive
+    from .model import option_in_words as option_in_words
     from .runner import AgenticApp as AgenticApp
     from .runner import new_app as new_app
     from .search import check_query as check_query

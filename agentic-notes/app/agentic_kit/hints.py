@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import typer
 
@@ -42,6 +42,29 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 
 # A word after `--` stays a value; quoting it in a hint only when the shell needs it.
 _PLAIN_WORDS = re.compile(r"[\w@%+=:,./-]+")
+
+
+class OtherValue(AppError):
+    """A command's refusal of one option's value whose fix is the same call with another value
+    (`list --tag -home`: `list --tag home`). The command cannot see the words typed; the runner
+    writes the call from them, keeping every other word, as a choice's hint is written (the hint
+    then ends with it). `same`: whether a value as typed is the one refused (the command may have
+    normalised it)."""
+
+    def __init__(
+        self, message: str, hint: str, option: str, instead: str, same: Callable[[str], bool]
+    ) -> None:
+        super().__init__(ErrorCode.VALIDATION_ERROR, message, hint)
+        self.option = option
+        self.instead = instead
+        self.same = same
+
+    def in_call(self, command: str, words: Sequence[str], at: int, typed: str) -> AppError:
+        """The refusal with the call: `words` as typed after the command, `words[at]` ending with
+        the value `typed` (`--tag -home`'s second word, or `--tag=-home`)."""
+        call = list(words)
+        call[at] = call[at][: len(call[at]) - len(typed)] + self.instead
+        return AppError(ErrorCode.VALIDATION_ERROR, self.message, f"{self.hint} `{_call(command, call)}`.")
 
 
 class BadValue(typer.BadParameter):
@@ -124,23 +147,35 @@ def bad_value(option: str, message: str, hint: str | None, command: str) -> AppE
     )
 
 
-def missing_argument(command: str, metavar: str, arguments: Sequence[str], help_text: str) -> AppError:
-    usage = " ".join([command, *arguments, "[OPTIONS]"])
+def missing_argument(
+    command: str, missing: Sequence[tuple[str, str]], given: Sequence[str], options: Sequence[str]
+) -> AppError:
+    """`missing`: the arguments not given, each (METAVAR, help); `given`: the arguments typed
+    before them; `options`: the options typed, as typed. The hint says in words where each goes,
+    with no call: any value in one would be a placeholder or a guess, stored as if meant."""
+    names = [metavar.rstrip(".") for metavar, _ in missing]
+    after = _call(command, given)
+    before = f", before {_call('', options).strip()}" if options else ""
+    helps = [help_text.rstrip(".") for _, help_text in missing]
+    what = "; ".join(f"{name}: {text}" for name, text in zip(names, helps, strict=True) if text)
+    several = "" if all(name == "ID" for name in names) else " Quote a value of several words."
     return AppError(
         ErrorCode.USAGE_ERROR,
-        f"{command} needs its {metavar} argument.",
-        f"Usage: `{usage}`"
-        + (f"; {metavar}: {help_text}" if help_text else ".")
-        + ("" if metavar == "ID" else " Quote a value of several words."),
+        f"{command} needs its {names[0]} argument.",
+        f"Type the {' and then the '.join(names)} after {after}{before}"
+        + (f"; {what}." if what else ".")
+        + several,
     )
 
 
 def missing_option(command: str, option: str, metavar: str, help_text: str) -> AppError:
-    """A required option left out: name the option, not its value's metavar, as an argument."""
+    """A required option left out: name the option, not its value's metavar, as an argument; in
+    words, as a missing argument is (a call would hold a placeholder for its value)."""
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} needs its {option} option.",
-        f"Give `{command} {option} {metavar}`" + (f"; {metavar}: {help_text}" if help_text else "."),
+        f"Add {option} and its {metavar} to the call"
+        + (f"; {metavar}: {help_text.rstrip('.')}." if help_text else "."),
     )
 
 
@@ -283,4 +318,26 @@ def repeated_option(option: str) -> AppError:
         ErrorCode.USAGE_ERROR,
         f"Option {option} was given more than once.",
         f"Give {option} once: which of the values was meant cannot be told.",
+    )
+
+
+def word_of_an_option(
+    command: str,
+    arguments: Sequence[tuple[str, str | None]],
+    extra: Sequence[str],
+    word: str,
+    moved: Sequence[str],
+    whole: Sequence[str],
+) -> AppError:
+    """Words left over whose first or last words read as an option's value (timer
+    `start 10m tea time`): `moved` is the call with them given to the option, most likely
+    the one meant, and `whole` the call with every word quoted into the argument; both work."""
+    words = " ".join(quoted(each) for each in extra)
+    takes = " ".join(name for name, _ in arguments)
+    where = arguments[-1][0].lower()
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra.",
+        f"To keep {quoted(word)} in the {where}, quote every word as one: `{_call(command, whole)}`; "
+        f"if it is {moved[0]}'s value: `{_call(command, moved)}`.",
     )

@@ -59,6 +59,7 @@ from .model import (
     command_values,
     read_app_options,
     read_command_options,
+    with_the_call,
 )
 from .store import StateFile, StateStore, VersionedState
 from .text import printable, undecodable_byte
@@ -390,7 +391,10 @@ def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tu
         return help_envelope(name, ctx.get_help() + "\n"), EXIT_OK
     ctx.params = command_values(command, ctx, reading, words)
     with root, ctx:
-        result = command.command.invoke(ctx)
+        try:
+            result = command.command.invoke(ctx)
+        except hints.OtherValue as error:  # its hint's call is written from the words typed
+            raise with_the_call(error, command, reading) from None
     return app.outcome(name, result)
 
 

@@ -18,6 +18,7 @@ from typing import Annotated
 from pydantic import Field
 
 from .errors import validation_error
+from .hints import OtherValue
 from .text import CONTROLS, LAYOUT_CONTROLS, SPACES, quoted
 
 TAG_MAX_CHARS = 64
@@ -64,6 +65,33 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
             )
         normalised.append(clean)
     return normalised
+
+
+def check_filter_tags(wanted: Iterable[str], carried: Iterable[Iterable[str]], noun: str) -> None:
+    """A filter's tag (`wanted`, normalised) that starts with `-` and that no entity carries
+    (`carried`: each one's tags): `list --tag -home` most likely means "not home", which no
+    filter says, or is a slip for `home`; an empty answer would say neither. Refused, with the
+    call for the tag without its dashes. A dash tag some entity carries is filtered as any tag
+    (a value after `--tag` may start with `-`). `noun`: what the app keeps, plural ("items")."""
+    dashed = [tag for tag in wanted if tag.startswith("-")]
+    if not dashed:
+        return
+    known = {tag_key(tag) for tags in carried for tag in tags}
+    refused = next((tag for tag in dashed if tag not in known), None)
+    if refused is None:
+        return
+    bare = refused.lstrip("-")
+    message = (
+        f"No {noun} carry the tag {quoted(refused)}; --tag matches a tag whole, and no filter "
+        "leaves a tag out."
+    )
+    if not bare:
+        raise validation_error(message, f"Give a tag some of the {noun} carry.")
+
+    def same(typed: str) -> bool:
+        return tag_key(typed.strip()).strip() == refused
+
+    raise OtherValue(message, f"For the {noun} tagged {quoted(bare)}:", "--tag", bare, same)
 
 
 def merged_tags(current: Iterable[str], added: Iterable[str], what: str) -> list[str]:

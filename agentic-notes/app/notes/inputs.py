@@ -5,8 +5,9 @@ from __future__ import annotations
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text, read_text_source
+from agentic_kit.tags import check_filter_tags as check_tags_carried
 
-from .models import BODY_MAX_BYTES, ID_PREFIX, TITLE_MAX_CHARS
+from .models import BODY_MAX_BYTES, ID_PREFIX, TITLE_MAX_CHARS, NotesState
 
 
 def check_title(title: str) -> str:
@@ -54,3 +55,8 @@ def body_from(text: str | None, file: str | None, *, text_option: str, file_opti
 
 def check_note_id(note_id: str) -> str:
     return check_id(ID_PREFIX, note_id)
+
+
+def check_filter_tags(tags: list[str], state: NotesState) -> None:
+    """A filter's tag that starts with `-` and that no note carries is refused (the kit's check)."""
+    check_tags_carried(tags, (note.tags for note in state.notes), "notes")

@@ -47,6 +47,21 @@ def exclusive(*groups: tuple[str, ...]) -> Callable[[F], F]:
     return mark
 
 
+def option_in_words(option: str, reads: Callable[[str], str | None]) -> Callable[[F], F]:
+    """Mark an option whose value an agent may type among the words of the command's last
+    argument (timer `start 10m tea time`: `10m` is --duration's). `reads` gives the option's value
+    words stand for (`10m`, `90 min`), or None. The hint for words left over then moves the
+    longest run of first words that reads (else of last words) to the option, when neither it
+    nor an option it cannot go with was given: quoting every word into the argument would store
+    another meaning (a stopwatch labelled "10m tea time")."""
+
+    def mark(function: F) -> F:
+        function.options_in_words = ((option, reads),)  # type: ignore[attr-defined]
+        return function
+
+    return mark
+
+
 @dataclass(frozen=True)
 class Parameter:
     """An argument or an option of a command."""
@@ -79,6 +94,8 @@ class Command:
     options: tuple[Parameter, ...]  # --human last, as every command has it
     command: Any  # typer's command: its help text, its call
     exclusive: tuple[tuple[str, ...], ...] = ()  # options that cannot go together (`exclusive`)
+    # Options whose value may be typed as a word of the last argument (`option_in_words`).
+    options_in_words: tuple[tuple[str, Callable[[str], str | None]], ...] = ()
 
     def named(self, option: str) -> Parameter | None:
         return next((each for each in self.options if option in each.names), None)
@@ -114,6 +131,7 @@ def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str,
             options=tuple(each for each in parameters if each.names),
             command=command,
             exclusive=getattr(trait.function, "exclusive_options", ()),
+            options_in_words=getattr(trait.function, "options_in_words", ()),
         )
     return models
 
@@ -257,8 +275,44 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
         glued = _glued(line.record, count)
+        meant = _option_in_words(command, line, count)
+        if meant is not None:
+            raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
     return values
+
+
+def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, list[str], list[str]] | None:
+    """When the first words (else the last) of the last argument's words read as the value of an
+    option marked `option_in_words`, and no option of its group was given: those words, the call
+    with them moved to the option and the other words quoted into the argument, and the call with
+    every word quoted into the argument (the other meaning, offered too)."""
+    if count < 1 or command.arguments[-1].metavar.startswith("ID"):
+        return None
+    given = {param.option for param in line.order}
+    before, words = line.words[: count - 1], line.words[count - 1 :]
+    options = line.options_typed
+    for option, reads in command.options_in_words:
+        group = next((set(each) for each in command.exclusive if option in each), {option})
+        if group & given:
+            continue
+        # The longest run of leading words that reads (`90 min` of `90 min tea`), else of trailing.
+        runs = [(words[:size], words[size:]) for size in range(len(words) - 1, 0, -1)]
+        runs += [(words[-size:], words[:-size]) for size in range(len(words) - 1, 0, -1)]
+        for run, rest in runs:
+            value = reads(" ".join(run))
+            if value is not None:
+                moved = [option, value, *_ordered(options, [*before, " ".join(rest)], first=True)]
+                return " ".join(run), moved, _ordered(options, [*before, " ".join(words)], first=False)
+    return None
+
+
+def _ordered(options: Sequence[str], values: Sequence[str], *, first: bool) -> list[str]:
+    """The options and the arguments' values of a call: the options `first` or after the values,
+    and always before `--` and the values when a value starts with a dash."""
+    if any(each.startswith("-") for each in values):
+        return [*options, "--", *values]
+    return [*options, *values] if first else [*values, *options]
 
 
 def _glued(record: Sequence[Typed], count: int) -> list[str] | None:
@@ -441,7 +495,7 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
         if value is None or value == ():  # not given: its default
             value = param.param.get_default(ctx)
         if param.required and (value is None or value == ()):
-            raise _missing(command, param)
+            raise _missing(command, param, line)
         try:
             values[name] = param.param.process_value(ctx, value)
         except typer.BadParameter as error:
@@ -449,11 +503,12 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
     return values
 
 
-def _missing(command: Command, param: Parameter) -> AppError:
+def _missing(command: Command, param: Parameter, line: Line) -> AppError:
     if param.names:
         return hints.missing_option(command.name, param.option, param.metavar, param.help)
-    arguments = [each.metavar for each in command.arguments]
-    return hints.missing_argument(command.name, param.metavar, arguments, param.help)
+    given = line.words[: command.arguments.index(param)]
+    missing = [(each.metavar, each.help) for each in command.arguments[len(given) :] if each.required]
+    return hints.missing_argument(command.name, missing, given, line.options_typed)
 
 
 def _bad_value(
@@ -467,6 +522,16 @@ def _bad_value(
         words = [each.word for each in line.record]
         return hints.bad_choice(option, value, param.choices, command.name, words, at[0] if at else -1)
     return hints.bad_value(option, error.message, getattr(error, "hint", None), command.name)
+
+
+def with_the_call(error: hints.OtherValue, command: Command, line: Line) -> AppError:
+    """A command's refusal of an option's value with the call that gives the value it names
+    instead, written from the line as typed; as it came when the value is not found there."""
+    for at, each in enumerate(line.record):
+        named = each.param is not None and error.option in each.param.names
+        if named and each.value is not None and error.same(each.value):
+            return error.in_call(command.name, [typed.word for typed in line.record], at, each.value)
+    return error
 
 
 def _unknown_app_option(words: Sequence[str], index: int, name: str) -> AppError:

@@ -47,6 +47,15 @@ def check_not_a_duration(label: str) -> None:
     )
 
 
+def length_in_word(word: str) -> str | None:
+    """The --duration a word of start's label stands for (`10m` of `start 10m tea time`), as start
+    takes it; None for a word that reads as no length start takes, or as a number alone."""
+    reading = read_as_duration(word)
+    if reading is None or reading.bare or reading.ms is None or not 0 < reading.ms <= MAX_DURATION_MS:
+        return None
+    return format_duration(reading.ms)
+
+
 _RANGE = "a --duration is above zero and at most 366 days (366d)"
 
 

@@ -149,7 +149,9 @@ def _conflict(timer: Timer, action: str, fix: str | None) -> AppError:
 
 def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
     """Add time to a running or paused countdown: its due time moves later by that much, and its
-    updatedAt is the moment of the change, as every change's is."""
+    updatedAt is the moment of the change, as every change's is. One already due (no time left)
+    gets the time from the moment of the extend: a snooze of a reminder that fired long ago
+    makes it due that much later than now, not still due at once."""
     if timer.kind != "countdown" or timer.duration_ms is None:
         raise AppError(
             ErrorCode.CONFLICT,
@@ -158,9 +160,14 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
         )
     if timer.status == "stopped":
         raise _conflict(timer, "extend", None)
-    total = timer.duration_ms + duration_ms
+    now = moment_of_change(timer, now)
+    # Its running time so far (a paused one's, up to its pause): past its duration, it is due.
+    until = ms(timer.paused_at) if timer.paused_at is not None else ms(now)
+    ran = until - ms(timer.started_at) - timer.paused_ms
+    base = max(timer.duration_ms, ran)
+    total = base + duration_ms
     if total > MAX_DURATION_MS:
-        room = MAX_DURATION_MS - timer.duration_ms
+        room = max(MAX_DURATION_MS - base, 0)
         # The hint's figure is a DURATION extend takes (above zero), or says that none fits.
         hint = (
             f"Extend it by {format_duration(room)} at most (`extend {timer.id} {format_duration(room)}`), "
@@ -168,6 +175,8 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
             if room
             else "It is already 366 days long, the most a timer can run, so no extend fits; start "
             "another timer for the time past its dueAt."
+            if base == timer.duration_ms
+            else "It has run 366 days, the most a timer can, so no extend fits; start another timer."
         )
         raise validation_error(
             f"Extending timer {timer.id} by {format_duration(duration_ms)} would make it "
@@ -176,7 +185,7 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
             hint,
         )
     timer.duration_ms = total
-    timer.updated_at = moment_of_change(timer, now)
+    timer.updated_at = now
 
 
 def rename_timer(timer: Timer, *, label: str, now: str) -> None:

@@ -7,9 +7,17 @@ import re
 from agentic_kit.errors import validation_error
 from agentic_kit.ids import check_id
 from agentic_kit.inputs import check_text
+from agentic_kit.tags import check_filter_tags as check_tags_carried
 from agentic_kit.text import quoted
 
-from .models import DESCRIPTION_MAX_CHARS, ID_PREFIX, REPEAT_MAX_DAYS, REPEAT_PATTERN, TITLE_MAX_CHARS
+from .models import (
+    DESCRIPTION_MAX_CHARS,
+    ID_PREFIX,
+    REPEAT_MAX_DAYS,
+    REPEAT_PATTERN,
+    TITLE_MAX_CHARS,
+    TodoState,
+)
 
 _REPEAT = re.compile(REPEAT_PATTERN)
 
@@ -42,3 +50,8 @@ def check_repeat(rule: str) -> str:
             "For example --repeat weekly, or --repeat every:14d for every two weeks.",
         )
     return rule
+
+
+def check_filter_tags(tags: list[str], state: TodoState) -> None:
+    """A filter's tag that starts with `-` and that no item carries is refused (the kit's check)."""
+    check_tags_carried(tags, (item.tags for item in state.items), "items")
