@@ -57,7 +57,7 @@ from .errors import (
     ToolkitError,
     toolkit_error,
 )
-from .gates import require_confirmation, require_trust
+from .gates import missing_confirm_flag, needs_confirmation, require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from .mcp_http import HttpListen
 
 PROGRAM = "agentapps"
+DESCRIBE_TIMEOUT = 10.0  # seconds for the describe a refused call reads its hint from
 
 
 app = ToolkitApp(
@@ -280,17 +281,15 @@ def run(
     loaded = load_package(package)
     argv = args or []
     # The approved call: --approve before `--` (typed after it, it is the app's argument).
-    approved_call = " ".join(
-        [
-            PROGRAM,
-            "run",
-            shell_word(str(package)),
-            "--approve",
-            "--",
-            *map(shell_word, argv_without_approve(argv)),
-        ]
-    )
+    approved_args = argv_without_approve(argv)
+    approved_call = _approved_call(package, approved_args)
     require_trust([loaded.root], approve, approved_call)
+    gated = needs_confirmation(argv, loaded.manifest)
+    if gated is not None and not approve:
+        # The hint is the whole call that works: with the app's own --confirm when it takes one.
+        flag = missing_confirm_flag(approved_args, _describe_entry(loaded, gated, names))
+        if flag is not None:
+            approved_call = _approved_call(package, _with_option(approved_args, flag))
     require_confirmation(argv, loaded.manifest, approve, approved_call)
     document, status = run_and_relay(
         loaded,
@@ -301,6 +300,41 @@ def run(
         max_output=max_output,
     )
     return Passthrough(document, status)
+
+
+def _approved_call(package: Path, argv: list[str]) -> str:
+    return " ".join([PROGRAM, "run", shell_word(str(package)), "--approve", "--", *map(shell_word, argv)])
+
+
+def _with_option(argv: list[str], flag: str) -> list[str]:
+    """The arguments with `flag` added where the app reads it as an option: before any `--`."""
+    if "--" in argv:
+        at = argv.index("--")
+        return [*argv[:at], flag, *argv[at:]]
+    return [*argv, flag]
+
+
+def _describe_entry(loaded: Package, command: str, names: list[str]) -> dict[str, Any] | None:
+    """The command's entry in the package's describe, when it declares describe (a read; the
+    package is trusted by now, and only a refused call asks); None when there is none or it does
+    not answer."""
+    from .runtime import invoke
+
+    if "describe" not in loaded.manifest.commands:
+        return None
+    env = package_environment(names, overrides=state_overrides(loaded.root, os.environ))
+    try:
+        invocation = invoke(loaded, ["describe"], env=env, timeout=DESCRIBE_TIMEOUT)
+    except Exception:  # noqa: BLE001 - the hint falls back to the approval alone
+        return None
+    item = (invocation.envelope or {}).get("item") if invocation.ok and not invocation.violations else None
+    entries = item.get("commands") if isinstance(item, dict) else None
+    found = [
+        entry
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict) and entry.get("name") == command
+    ]
+    return found[0] if found else None
 
 
 def _own_stdin() -> int | None:
