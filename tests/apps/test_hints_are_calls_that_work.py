@@ -183,17 +183,19 @@ def test_a_value_after_dashes_of_an_id_command_points_at_its_options(todo: AppRu
     assert todo.run("get", "td_0001", env=NOW).item["title"] == "x"  # nothing changed
 
 
-def test_the_example_due_of_a_hint_comes_after_the_clock(todo: AppRunner) -> None:
-    """`add x --repeat weekly` without a due: the example due in the hint is a day to come, by
-    the clock the call ran with, and the call with it adds the item."""
-    later = {"AGENTIC_NOW": "2031-05-20T12:00:00Z"}
-    refused = todo.run("add", "x", "--repeat", "weekly", env=later)
+def test_the_first_due_a_hint_gives_is_the_users_today(todo: AppRunner) -> None:
+    """`add x --repeat daily` without a due hinted a date a week out, a value no one gave that
+    left the first occurrence out: the hint gives the user's today (in AGENTIC_TZ: already the
+    21st in Berlin at 23:30 UTC on the 20th), and the call with it adds the item, not overdue."""
+    later = {"AGENTIC_NOW": "2031-05-20T23:30:00Z", "AGENTIC_TZ": "Europe/Berlin"}
+    refused = todo.run("add", "x", "--repeat", "daily", env=later)
     assert refused.error_code == "VALIDATION_ERROR"
     example = re.search(r"--due-at (\d{4}-\d\d-\d\d)", refused.envelope["error"]["hint"])
     assert example is not None
-    assert example.group(1) > "2031-05-20"
-    added = todo.run("add", "x", "--repeat", "weekly", "--due-at", example.group(1), env=later)
-    assert (added.item["dueAt"], added.item["repeat"]) == (example.group(1), "weekly")
+    assert example.group(1) == "2031-05-21"
+    added = todo.run("add", "x", "--repeat", "daily", "--due-at", example.group(1), env=later)
+    assert (added.item["dueAt"], added.item["repeat"]) == ("2031-05-21", "daily")
+    assert todo.run("list", "--overdue", env=later).items == []
 
 
 @pytest.mark.parametrize("spelling", [["--priority", "hihg"], ["--priority=hihg"]])
@@ -482,3 +484,38 @@ def test_completing_a_reopened_repeating_item_names_its_next_and_makes_no_second
         ("td_0002", "open", "2026-04-09"),
     ]
     assert todo.run("add", "x", env=NOW).item["id"] == "td_0003"  # no id was taken for a second next
+
+
+# Found by an agent's day with the three apps (issue "Daily use, round three").
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        ("every:3", "every:3d"),
+        ("every 3 days", "every:3d"),
+        ("every 3", "every:3d"),
+        ("every:07d", "every:7d"),
+        ("every 2 weeks", "every:14d"),
+    ],
+)
+def test_a_repeat_holding_a_count_hints_the_rule_with_that_count(
+    todo: AppRunner, given: str, meant: str
+) -> None:
+    """`--repeat every:3` hinted "--repeat every:14d", which following stored every two weeks."""
+    refused = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", given, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert f"--repeat {meant} " in hint, hint
+    assert "14d" not in hint or meant == "every:14d"
+    added = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", meant, env=NOW)
+    assert added.item["repeat"] == meant
+    assert [item["repeat"] for item in todo.run("list", env=NOW).items] == [meant]
+
+
+@pytest.mark.parametrize("given", ["biweekly", "fortnightly", "every:0d", "every:3651d", "every month"])
+def test_a_repeat_without_a_usable_count_hints_the_examples(todo: AppRunner, given: str) -> None:
+    refused = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", given, env=NOW)
+    assert error_of(refused.envelope)["hint"] == (
+        "For example --repeat weekly, or --repeat every:14d for every two weeks."
+    )
