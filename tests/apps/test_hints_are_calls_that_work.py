@@ -519,3 +519,90 @@ def test_a_repeat_without_a_usable_count_hints_the_examples(todo: AppRunner, giv
     assert error_of(refused.envelope)["hint"] == (
         "For example --repeat weekly, or --repeat every:14d for every two weeks."
     )
+
+
+DAY = {"AGENTIC_NOW": "2026-12-02T10:00:00Z", "AGENTIC_TZ": "Europe/Berlin"}
+
+
+def option_values(hint: str, option: str) -> list[str]:
+    return re.findall(rf"{option} (\S+?)[),.;?]?(?:\s|$)", hint)
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        ("tomorrow", "2026-12-03"),
+        ("Today", "2026-12-02"),
+        ("2026-12-3", "2026-12-03"),
+        ("2026/12/03", "2026-12-03"),
+        ("2026-12-31T17:00", "2026-12-31T16:00:00.000Z"),  # Berlin is at +01:00 then
+        ("2026-07-01 09:00", "2026-07-01T07:00:00.000Z"),  # and at +02:00 in summer
+        ("13:00", "2026-12-02T12:00:00.000Z"),
+    ],
+)
+def test_a_due_nearly_right_hints_the_value_meant(todo: AppRunner, given: str, meant: str) -> None:
+    """`--due-at tomorrow` was hinted only the format YYYY-MM-DD …: the hint now gives the
+    value meant, read by the user's clock and zone, and the call with it stores that."""
+    refused = todo.run("add", "x", "--due-at", given, env=DAY)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert todo.run("list", env=DAY).items == []
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-at")
+    added = todo.run("add", "x", "--due-at", value, env=DAY)
+    assert added.ok, added.envelope
+    assert added.item["dueAt"] == meant
+
+
+def test_a_bound_nearly_right_hints_the_value_meant(todo: AppRunner) -> None:
+    assert todo.run("add", "x", "--due-at", "2026-12-02", env=DAY).ok
+    refused = todo.run("list", "--due-before", "tomorrow", env=DAY)
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-before")
+    assert value == "2026-12-03"
+    assert [item["id"] for item in todo.run("list", "--due-before", value, env=DAY).items] == ["td_0001"]
+
+
+def test_an_ambiguous_date_hints_both_readings_and_says_which_is_which(todo: AppRunner) -> None:
+    refused = todo.run("add", "x", "--due-at", "03/12/2026", env=DAY)
+    hint = error_of(refused.envelope)["hint"]
+    assert option_values(hint, "--due-at") == ["2026-12-03", "2026-03-12"]
+    assert "day first: 3 December 2026" in hint
+    assert "month first: 12 March 2026" in hint
+    assert todo.run("list", env=DAY).items == []
+
+
+def test_an_unambiguous_day_first_date_hints_its_one_reading(todo: AppRunner) -> None:
+    refused = todo.run("add", "x", "--due-at", "13/12/2026", env=DAY)
+    assert option_values(error_of(refused.envelope)["hint"], "--due-at") == ["2026-12-13"]
+
+
+@pytest.mark.parametrize(
+    ("given", "ends"),
+    [("13:00", "2026-12-02T12:00:00.000Z"), ("2026-12-31T17:00", "2026-12-31T16:00:00.000Z")],
+)
+def test_a_timer_end_nearly_right_hints_the_moment_meant(timer: AppRunner, given: str, ends: str) -> None:
+    refused = timer.run("start", "tea", "--due-at", given, env=DAY)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert timer.run("list", "--status", "all", env=DAY).items == []
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-at")
+    started = timer.run("start", "tea", "--due-at", value, env=DAY)
+    assert started.ok, started.envelope
+    assert started.item["dueAt"] == ends
+
+
+def test_a_timer_end_at_a_time_already_past_says_so(timer: AppRunner) -> None:
+    """09:00 in Berlin has passed at 10:00 UTC: the hint says so, and gives that time tomorrow
+    as a choice in words, never today's (a past end, refused)."""
+    refused = timer.run("start", "tea", "--due-at", "09:00", env=DAY)
+    hint = error_of(refused.envelope)["hint"]
+    assert "Today at 09:00 in Europe/Berlin (2026-12-02T09:00:00+01:00) has passed" in hint
+    assert option_values(hint, "--due-at") == ["2026-12-03T09:00:00+01:00"]
+    assert "tomorrow" in hint
+    started = timer.run("start", "tea", "--due-at", "2026-12-03T09:00:00+01:00", env=DAY)
+    assert started.item["dueAt"] == "2026-12-03T08:00:00.000Z"
+
+
+@pytest.mark.parametrize("given", ["soon", "next week", "2026-02-30", "32/12/2026"])
+def test_a_date_that_reads_as_nothing_keeps_the_format_hint(todo: AppRunner, given: str) -> None:
+    refused = todo.run("add", "x", "--due-at", given, env=DAY)
+    assert error_of(refused.envelope)["hint"] == (
+        "Use a date YYYY-MM-DD or a date-time with an offset like YYYY-MM-DDTHH:MM:SSZ."
+    )

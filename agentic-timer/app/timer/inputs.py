@@ -9,7 +9,7 @@ from agentic_kit.durations import DURATION_FORMATS, format_duration, parse_durat
 from agentic_kit.errors import validation_error
 from agentic_kit.hints import BadValue
 from agentic_kit.ids import check_id
-from agentic_kit.inputs import check_text
+from agentic_kit.inputs import check_text, near_hint
 from agentic_kit.text import quoted
 
 from .models import ID_PREFIX, LABEL_MAX_CHARS, MAX_DURATION_MS
@@ -91,7 +91,8 @@ def duration_until(text: str, now: datetime) -> int:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
         written = "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
-        hint = OutOfRange.hint if isinstance(error, OutOfRange) else written
+        near = None if isinstance(error, OutOfRange) else near_hint("--due-at", text, now, instant_only=True)
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else near or written
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
     what = f"--due-at {quoted(text)}"
     if to_ms(due) <= to_ms(now):
