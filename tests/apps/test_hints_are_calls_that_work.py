@@ -606,3 +606,37 @@ def test_a_date_that_reads_as_nothing_keeps_the_format_hint(todo: AppRunner, giv
     assert error_of(refused.envelope)["hint"] == (
         "Use a date YYYY-MM-DD or a date-time with an offset like YYYY-MM-DDTHH:MM:SSZ."
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"), [("15min", "15m"), ("15 mins", "15m"), ("15minutes", "15m"), ("1.5h", "1h30m")]
+)
+def test_a_duration_in_other_words_hints_its_accepted_form(timer: AppRunner, given: str, meant: str) -> None:
+    refused = timer.run("start", "tea", "--duration", given, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert timer.run("list", "--status", "all", env=NOW).items == []
+    assert option_values(error_of(refused.envelope)["hint"], "--duration") == [meant]
+    assert timer.run("start", "tea", "--duration", meant, env=NOW).ok
+
+
+def test_a_bare_number_says_it_has_no_unit_and_hints_minutes(timer: AppRunner) -> None:
+    refused = timer.run("start", "tea", "--duration", "15", env=NOW)
+    error = error_of(refused.envelope)
+    assert error["message"] == "--duration '15' has no unit."
+    assert error["hint"].startswith("For minutes give --duration 15m;")
+    assert timer.run("start", "tea", "--duration", "15m", env=NOW).item["durationMs"] == 900_000
+
+
+def test_extend_by_a_bare_number_hints_minutes(timer: AppRunner) -> None:
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused = timer.run("extend", "tm_0001", "5", env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["message"]) == (3, "DURATION '5' has no unit.")
+    assert error["hint"].startswith("For minutes give 5m;")
+    assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == 600_000
+    assert timer.run("extend", "tm_0001", "5m", env=NOW).item["durationMs"] == 900_000
+
+
+def test_a_duration_past_the_limit_in_other_words_hints_no_call_that_is_refused(timer: AppRunner) -> None:
+    refused = timer.run("start", "tea", "--duration", "400 days", env=NOW)
+    assert "--duration 400d" not in error_of(refused.envelope)["hint"]
