@@ -242,7 +242,7 @@ def tag(
 ) -> Payload:
     """Add tags (lowercased, trimmed; kept unique and sorted); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
-    clean = normalise_tags(tags)
+    clean = normalise_tags(tags, None)  # TAG arguments: no option to name
     moment = Moment()
     return change_one(
         app.store(),
@@ -259,7 +259,7 @@ def untag(
 ) -> Payload:
     """Remove tags (one the note does not carry is ignored); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
-    clean = normalise_tags(tags)
+    clean = normalise_tags(tags, None)  # TAG arguments: no option to name
     moment = Moment()
     return change_one(
         app.store(),

@@ -287,7 +287,7 @@ def update(
                 f"Give --{name} or --clear-{name}, not both.",
                 f"Give --{name} to set {what}, --clear-{name} to remove it.",
             )
-    added, removed = normalise_tags(tag or []), normalise_tags(untag or [])
+    added, removed = normalise_tags(tag or []), normalise_tags(untag or [], "--untag")
     both = sorted(set(added) & set(removed))
     if both:
         raise validation_error(

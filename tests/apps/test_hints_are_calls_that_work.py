@@ -640,3 +640,30 @@ def test_extend_by_a_bare_number_hints_minutes(timer: AppRunner) -> None:
 def test_a_duration_past_the_limit_in_other_words_hints_no_call_that_is_refused(timer: AppRunner) -> None:
     refused = timer.run("start", "tea", "--duration", "400 days", env=NOW)
     assert "--duration 400d" not in error_of(refused.envelope)["hint"]
+
+
+def test_a_tag_with_spaces_hints_the_users_own_tag_hyphenated(todo: AppRunner) -> None:
+    """`--tag 'grocery list'` hinted "Use hyphens: machine-learning.", someone else's tag."""
+    refused = todo.run("add", "milk", "--tag", "grocery list", env=NOW)
+    assert (refused.exit_status, error_of(refused.envelope)["hint"]) == (
+        3,
+        "Use hyphens: --tag grocery-list.",
+    )
+    assert todo.run("list", env=NOW).items == []
+    assert todo.run("add", "milk", "--tag", "grocery-list", env=NOW).item["tags"] == ["grocery-list"]
+
+
+def test_a_tag_argument_with_spaces_hints_it_hyphenated(notes: AppRunner) -> None:
+    assert notes.run("add", "retro", env=NOW).ok
+    refused = notes.run("tag", "nt_0001", "team process", env=NOW)
+    assert error_of(refused.envelope)["hint"] == "Use hyphens: team-process."
+    assert notes.run("get", "nt_0001", env=NOW).item["tags"] == []
+    assert notes.run("tag", "nt_0001", "team-process", env=NOW).ok
+    assert notes.run("get", "nt_0001", env=NOW).item["tags"] == ["team-process"]
+
+
+def test_a_tag_with_a_control_character_gets_the_rule(todo: AppRunner) -> None:
+    refused = todo.run("add", "milk", "--tag", "a\x07b", env=NOW)
+    assert error_of(refused.envelope)["hint"] == (
+        "Use hyphens between words (machine-learning), and no control characters."
+    )
