@@ -667,3 +667,32 @@ def test_a_tag_with_a_control_character_gets_the_rule(todo: AppRunner) -> None:
     assert error_of(refused.envelope)["hint"] == (
         "Use hyphens between words (machine-learning), and no control characters."
     )
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "owner", "own"),
+    [
+        ("timer", ["stop", "td_0001"], "the to-do list (agentic-to-do)", "tm_"),
+        ("todo", ["update", "nt_0002", "--title", "x"], "the notes app (agentic-notes)", "td_"),
+        ("notes", ["tag", "td_0005", "home"], "the to-do list (agentic-to-do)", "nt_"),
+    ],
+)
+def test_another_apps_id_is_named_as_its_own(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], owner: str, own: str
+) -> None:
+    """Each hinted "Use an id exactly as a previous command returned it.", as if it were mistyped."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    error = error_of(refused.envelope)
+    assert f"is an id of {owner}, not of this app: this app's ids start with {own}" in error["message"]
+    assert error["hint"].startswith(f"Give it to {owner}")
+
+
+@pytest.mark.parametrize("given", ["tm_1", "tm_01", "tm_00001"])
+def test_an_id_not_written_in_full_hints_it_in_full(timer: AppRunner, given: str) -> None:
+    assert timer.run("start", "tea", "--duration", "5m", env=NOW).ok
+    refused = timer.run("stop", given, env=NOW)
+    assert error_of(refused.envelope)["hint"] == "Did you mean tm_0001 (the id written in full)?"
+    assert timer.run("get", "tm_0001", env=NOW).item["status"] == "running"
+    assert timer.run("stop", "tm_0001", env=NOW).item["status"] == "stopped"
