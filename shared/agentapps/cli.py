@@ -57,7 +57,7 @@ from .errors import (
     ToolkitError,
     toolkit_error,
 )
-from .gates import missing_confirm_flag, needs_confirmation, require_confirmation, require_trust
+from .gates import missing_confirm_flag, require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
@@ -284,13 +284,17 @@ def run(
     approved_args = argv_without_approve(argv)
     approved_call = _approved_call(package, approved_args)
     require_trust([loaded.root], approve, approved_call)
-    gated = needs_confirmation(argv, loaded.manifest)
-    if gated is not None and not approve:
+    try:
+        require_confirmation(argv, loaded.manifest, approve, approved_call)
+    except ToolkitError as error:
         # The hint is the whole call that works: with the app's own --confirm when it takes one.
-        flag = missing_confirm_flag(approved_args, _describe_entry(loaded, gated, names))
-        if flag is not None:
-            approved_call = _approved_call(package, _with_option(approved_args, flag))
-    require_confirmation(argv, loaded.manifest, approve, approved_call)
+        gated = (error.details or {}).get("command") if error.code == "CONFIRMATION_REQUIRED" else None
+        if isinstance(gated, str) and error.hint:
+            flag = missing_confirm_flag(approved_args, _describe_entry(loaded, gated, names))
+            if flag is not None:
+                whole = _approved_call(package, _with_option(approved_args, flag))
+                error.hint = error.hint.replace(f"`{approved_call}`", f"`{whole}`")
+        raise
     document, status = run_and_relay(
         loaded,
         argv,
