@@ -10,9 +10,7 @@ so reaching it needs none of the dependencies.
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
-import shlex
 import sys
 from collections.abc import Sequence
 
@@ -41,6 +39,9 @@ def exit_unless_installed(needed: Sequence[str] = NEEDED) -> None:
     absent = missing(needed)
     if not absent:
         return
+    import json  # only now: a run with its dependencies pays for nothing but the look-up
+    import shlex
+
     python = sys.executable or "python3"
     names = " ".join(absent)
     script = sys.argv[0] if sys.argv and sys.argv[0] else os.path.join("app", "cli.py")
