@@ -23,6 +23,13 @@ import sys
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+# Before typer: a Python without the app's dependencies answers with one JSON error, not a
+# traceback (in an `if`, which ruff lets come before the imports; an importer gets ImportError).
+from agentic_kit.requirements import exit_unless_installed
+
+if __name__ == "__main__":
+    exit_unless_installed()
+
 from typing import Annotated
 
 import typer
@@ -241,7 +248,7 @@ def tag(
 ) -> Payload:
     """Add tags (lowercased, trimmed; kept unique and sorted); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
-    clean = normalise_tags(tags)
+    clean = normalise_tags(tags, None)  # TAG arguments: no option to name
     moment = Moment()
     return change_one(
         app.store(),
@@ -258,7 +265,7 @@ def untag(
 ) -> Payload:
     """Remove tags (one the note does not carry is ignored); answers with the note as list shows it."""
     note_id = inputs.check_note_id(note_id)
-    clean = normalise_tags(tags)
+    clean = normalise_tags(tags, None)  # TAG arguments: no option to name
     moment = Moment()
     return change_one(
         app.store(),

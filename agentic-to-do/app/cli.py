@@ -23,6 +23,13 @@ import sys
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+# Before typer: a Python without the app's dependencies answers with one JSON error, not a
+# traceback (in an `if`, which ruff lets come before the imports; an importer gets ImportError).
+from agentic_kit.requirements import exit_unless_installed
+
+if __name__ == "__main__":
+    exit_unless_installed()
+
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -284,7 +291,7 @@ def update(
                 f"Give --{name} or --clear-{name}, not both.",
                 f"Give --{name} to set {what}, --clear-{name} to remove it.",
             )
-    added, removed = normalise_tags(tag or []), normalise_tags(untag or [])
+    added, removed = normalise_tags(tag or []), normalise_tags(untag or [], "--untag")
     both = sorted(set(added) & set(removed))
     if both:
         raise validation_error(

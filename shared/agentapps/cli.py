@@ -57,7 +57,7 @@ from .errors import (
     ToolkitError,
     toolkit_error,
 )
-from .gates import require_confirmation, require_trust
+from .gates import missing_confirm_flag, require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from .mcp_http import HttpListen
 
 PROGRAM = "agentapps"
+DESCRIBE_TIMEOUT = 10.0  # seconds for the describe a refused call reads its hint from
 
 
 app = ToolkitApp(
@@ -289,18 +290,20 @@ def run(
     loaded = load_package(package)
     argv = args or []
     # The approved call: --approve before `--` (typed after it, it is the app's argument).
-    approved_call = " ".join(
-        [
-            PROGRAM,
-            "run",
-            shell_word(str(package)),
-            "--approve",
-            "--",
-            *map(shell_word, argv_without_approve(argv)),
-        ]
-    )
+    approved_args = argv_without_approve(argv)
+    approved_call = _approved_call(package, approved_args)
     require_trust([loaded.root], approve, approved_call)
-    require_confirmation(argv, loaded.manifest, approve, approved_call)
+    try:
+        require_confirmation(argv, loaded.manifest, approve, approved_call)
+    except ToolkitError as error:
+        # The hint is the whole call that works: with the app's own --confirm when it takes one.
+        gated = (error.details or {}).get("command") if error.code == "CONFIRMATION_REQUIRED" else None
+        if isinstance(gated, str) and error.hint:
+            flag = missing_confirm_flag(approved_args, _describe_entry(loaded, gated, names))
+            if flag is not None:
+                whole = _approved_call(package, _with_option(approved_args, flag))
+                error.hint = error.hint.replace(f"`{approved_call}`", f"`{whole}`")
+        raise
     environment = package_environment(names, overrides=state_overrides(loaded.root, os.environ))
     document, status = run_and_relay(
         loaded, argv, env=environment, stdin=_own_stdin(), timeout=timeout, max_output=max_output
@@ -310,7 +313,7 @@ def run(
         given += [("--timeout", f"{timeout:g}")] if timeout != DEFAULT_TIMEOUT else []
         given += [("--max-output", str(max_output))] if max_output != DEFAULT_MAX_OUTPUT else []
         given += [("--env", name) for name in names]
-        hint = _runtime_options_hint(loaded, str(package), argv, given, environment, timeout, max_output)
+        hint = _runtime_options_hint(loaded, str(package), argv, given, environment, timeout)
         document = document if hint is None else with_runtime_hint(document, hint)
     return Passthrough(document, status)
 
@@ -322,24 +325,54 @@ def _runtime_options_hint(
     given: list[tuple[str, str | None]],
     env: dict[str, str],
     timeout: float,
-    max_output: int,
 ) -> str | None:
     """The hint for run's own options typed after `--` (run_options.py), when the app's describe
     says its command takes none of that name; None when it takes one, or cannot be told. `given`:
     run's options as given before `--`, which the hint's call keeps."""
+    commands = _described_commands(loaded, env, min(timeout, DESCRIBE_TIMEOUT))
+    entry = command_entry(argv, commands) if commands is not None else None
+    found = misplaced_options(argv, entry) if entry is not None else []
+    return runtime_hint(PROGRAM, package, argv, str(entry["name"]), found, given) if entry and found else None
+
+
+def _approved_call(package: Path, argv: list[str]) -> str:
+    return " ".join([PROGRAM, "run", shell_word(str(package)), "--approve", "--", *map(shell_word, argv)])
+
+
+def _with_option(argv: list[str], flag: str) -> list[str]:
+    """The arguments with `flag` added where the app reads it as an option: before any `--`."""
+    if "--" in argv:
+        at = argv.index("--")
+        return [*argv[:at], flag, *argv[at:]]
+    return [*argv, flag]
+
+
+def _describe_entry(loaded: Package, command: str, names: list[str]) -> dict[str, Any] | None:
+    """The command's entry in the package's describe (the package is trusted by now, and only a
+    refused call asks); None when there is none or it does not answer."""
+    env = package_environment(names, overrides=state_overrides(loaded.root, os.environ))
+    found = [
+        entry
+        for entry in _described_commands(loaded, env, DESCRIBE_TIMEOUT) or ()
+        if entry.get("name") == command
+    ]
+    return found[0] if found else None
+
+
+def _described_commands(loaded: Package, env: dict[str, str], timeout: float) -> list[dict[str, Any]] | None:
+    """The commands of the package's describe, read for a refused call's hint; None when the
+    package declares no describe or it does not answer as one."""
+    from .runtime import invoke
+
     if DESCRIBE not in loaded.manifest.commands:
         return None
     try:
-        described, described_status = run_and_relay(
-            loaded, [DESCRIBE], env=env, timeout=timeout, max_output=max_output
-        )
-    except (AppError, ToolkitError):
+        invocation = invoke(loaded, [DESCRIBE], env=env, timeout=timeout)
+    except Exception:  # noqa: BLE001 - the hint falls back to what the refusal said
         return None
-    item = described.get("item") if isinstance(described, dict) and described_status == 0 else None
-    commands = item.get("commands") if isinstance(item, dict) else None
-    entry = command_entry(argv, commands) if isinstance(commands, list) else None
-    found = misplaced_options(argv, entry) if entry is not None else []
-    return runtime_hint(PROGRAM, package, argv, str(entry["name"]), found, given) if entry and found else None
+    item = (invocation.envelope or {}).get("item") if invocation.ok and not invocation.violations else None
+    entries = item.get("commands") if isinstance(item, dict) else None
+    return [entry for entry in entries if isinstance(entry, dict)] if isinstance(entries, list) else None
 
 
 def _own_stdin() -> int | None:

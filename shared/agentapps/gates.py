@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agentic_kit.errors import AppError, ErrorCode
 
@@ -26,6 +27,9 @@ from .manifest import AppManifest
 SUITE_ROOT = Path(__file__).resolve().parents[2]
 TRUSTED_ROOTS_ENV = "AGENTAPPS_TRUSTED"
 HELP_FLAGS = ("--help", "-h")
+# The flag by which an app's own command asks for confirmation (the kit's `Confirm`), as its
+# describe names it; the runtime's approval does not pass it for the app.
+APP_CONFIRM_FLAG = "--confirm"
 # What an app may be given alone, with no command: it runs nothing (help text, the version).
 LONE_FLAGS = (*HELP_FLAGS, "--version")
 
@@ -153,6 +157,21 @@ def require_confirmation(
             _approval_hint("--approve (the app may want its own flag too)", approved_call),
             details={"gate": "confirmation", "command": gated},
         )
+
+
+def missing_confirm_flag(args: Sequence[str], entry: Mapping[str, Any] | None) -> str | None:
+    """The app's own confirmation flag when the gated command's describe `entry` has one and the
+    arguments lack it (before any `--`, where it would be a value): the approved call then needs
+    it too, or the app refuses what the runtime approved. None without a describe entry."""
+    options = entry.get("options") if entry is not None else None
+    if not isinstance(options, list):
+        return None
+    has_flag = any(
+        isinstance(option, dict) and option.get("name") == APP_CONFIRM_FLAG and option.get("type") == "flag"
+        for option in options
+    )
+    given = args[: list(args).index("--")] if "--" in args else args
+    return APP_CONFIRM_FLAG if has_flag and APP_CONFIRM_FLAG not in given else None
 
 
 def _fold(command: str) -> list[str]:

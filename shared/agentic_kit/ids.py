@@ -38,12 +38,38 @@ def check_id(prefix: str, text: str) -> str:
     """The ID as given, or VALIDATION_ERROR when it is not one format_id could have made: another
     prefix, digits of another script, an extra leading zero (td_00001), td_0000, or past MAX_ID."""
     if not re.fullmatch(id_pattern(prefix), text) or int(text.rpartition("_")[2]) > MAX_ID:
+        other = _OTHER_ID.fullmatch(text.strip())
+        if other is not None and other[1] != prefix and other[1] in OWNERS:
+            raise validation_error(
+                f"{quoted(text)} is an id of {OWNERS[other[1]]}, not of this app: this app's ids start "
+                f"with {prefix}_ (like {format_id(prefix, 1)}).",
+                f"Give it to {OWNERS[other[1]]}, or use an id this app returned (its list shows them).",
+            )
         raise validation_error(
             f"{quoted(text)} is not a valid id; ids look like {format_id(prefix, 1)} "
             f"({prefix}_ and 4 to 16 digits, no extra leading zero, from {format_id(prefix, 1)} on).",
-            "Use an id exactly as a previous command returned it.",
+            _id_hint(prefix, text),
         )
     return text
+
+
+# Whose ids these are, by prefix: an id of one app given to another is named as its own.
+OWNERS = {
+    "td": "the to-do list (agentic-to-do)",
+    "nt": "the notes app (agentic-notes)",
+    "tm": "the timer (agentic-timer)",
+}
+_OTHER_ID = re.compile(r"([a-z]{2})_[0-9]{1,16}")
+_SHORT_ID = re.compile(r"([0-9]{1,20})")
+
+
+def _id_hint(prefix: str, text: str) -> str:
+    """The id written in full when the text is this app's prefix and a number it counts to
+    (`tm_1`, `tm_00001`: tm_0001); else the rule."""
+    number = text.strip().removeprefix(f"{prefix}_") if text.strip().startswith(f"{prefix}_") else None
+    if number is not None and _SHORT_ID.fullmatch(number) and 1 <= int(number) <= MAX_ID:
+        return f"Did you mean {format_id(prefix, int(number))} (the id written in full)?"
+    return "Use an id exactly as a previous command returned it."
 
 
 def find_by_id(

@@ -183,17 +183,19 @@ def test_a_value_after_dashes_of_an_id_command_points_at_its_options(todo: AppRu
     assert todo.run("get", "td_0001", env=NOW).item["title"] == "x"  # nothing changed
 
 
-def test_the_example_due_of_a_hint_comes_after_the_clock(todo: AppRunner) -> None:
-    """`add x --repeat weekly` without a due: the example due in the hint is a day to come, by
-    the clock the call ran with, and the call with it adds the item."""
-    later = {"AGENTIC_NOW": "2031-05-20T12:00:00Z"}
-    refused = todo.run("add", "x", "--repeat", "weekly", env=later)
+def test_the_first_due_a_hint_gives_is_the_users_today(todo: AppRunner) -> None:
+    """`add x --repeat daily` without a due hinted a date a week out, a value no one gave that
+    left the first occurrence out: the hint gives the user's today (in AGENTIC_TZ: already the
+    21st in Berlin at 23:30 UTC on the 20th), and the call with it adds the item, not overdue."""
+    later = {"AGENTIC_NOW": "2031-05-20T23:30:00Z", "AGENTIC_TZ": "Europe/Berlin"}
+    refused = todo.run("add", "x", "--repeat", "daily", env=later)
     assert refused.error_code == "VALIDATION_ERROR"
     example = re.search(r"--due-at (\d{4}-\d\d-\d\d)", refused.envelope["error"]["hint"])
     assert example is not None
-    assert example.group(1) > "2031-05-20"
-    added = todo.run("add", "x", "--repeat", "weekly", "--due-at", example.group(1), env=later)
-    assert (added.item["dueAt"], added.item["repeat"]) == (example.group(1), "weekly")
+    assert example.group(1) == "2031-05-21"
+    added = todo.run("add", "x", "--repeat", "daily", "--due-at", example.group(1), env=later)
+    assert (added.item["dueAt"], added.item["repeat"]) == ("2031-05-21", "daily")
+    assert todo.run("list", "--overdue", env=later).items == []
 
 
 @pytest.mark.parametrize("spelling", [["--priority", "hihg"], ["--priority=hihg"]])
@@ -632,3 +634,215 @@ def test_a_dash_tag_some_entity_carries_is_filtered_as_any_tag(
     assert app.run("add", "second", "--tag", "-home", env=NOW).ok
     listed = app.run("list", "--tag", "-home", env=NOW)
     assert [each["tags"] for each in listed.items] == [["-home"]]
+
+
+# Found by an agent's day with the three apps (issue "Daily use, round three").
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        ("every:3", "every:3d"),
+        ("every 3 days", "every:3d"),
+        ("every 3", "every:3d"),
+        ("every:07d", "every:7d"),
+        ("every 2 weeks", "every:14d"),
+    ],
+)
+def test_a_repeat_holding_a_count_hints_the_rule_with_that_count(
+    todo: AppRunner, given: str, meant: str
+) -> None:
+    """`--repeat every:3` hinted "--repeat every:14d", which following stored every two weeks."""
+    refused = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", given, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert f"--repeat {meant} " in hint, hint
+    assert "14d" not in hint or meant == "every:14d"
+    added = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", meant, env=NOW)
+    assert added.item["repeat"] == meant
+    assert [item["repeat"] for item in todo.run("list", env=NOW).items] == [meant]
+
+
+@pytest.mark.parametrize("given", ["biweekly", "fortnightly", "every:0d", "every:3651d", "every month"])
+def test_a_repeat_without_a_usable_count_hints_the_examples(todo: AppRunner, given: str) -> None:
+    refused = todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", given, env=NOW)
+    assert error_of(refused.envelope)["hint"] == (
+        "For example --repeat weekly, or --repeat every:14d for every two weeks."
+    )
+
+
+DAY = {"AGENTIC_NOW": "2026-12-02T10:00:00Z", "AGENTIC_TZ": "Europe/Berlin"}
+
+
+def option_values(hint: str, option: str) -> list[str]:
+    return re.findall(rf"{option} (\S+?)[),.;?]?(?:\s|$)", hint)
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        ("tomorrow", "2026-12-03"),
+        ("Today", "2026-12-02"),
+        ("2026-12-3", "2026-12-03"),
+        ("2026/12/03", "2026-12-03"),
+        ("2026-12-31T17:00", "2026-12-31T16:00:00.000Z"),  # Berlin is at +01:00 then
+        ("2026-07-01 09:00", "2026-07-01T07:00:00.000Z"),  # and at +02:00 in summer
+        ("13:00", "2026-12-02T12:00:00.000Z"),
+    ],
+)
+def test_a_due_nearly_right_hints_the_value_meant(todo: AppRunner, given: str, meant: str) -> None:
+    """`--due-at tomorrow` was hinted only the format YYYY-MM-DD …: the hint now gives the
+    value meant, read by the user's clock and zone, and the call with it stores that."""
+    refused = todo.run("add", "x", "--due-at", given, env=DAY)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert todo.run("list", env=DAY).items == []
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-at")
+    added = todo.run("add", "x", "--due-at", value, env=DAY)
+    assert added.ok, added.envelope
+    assert added.item["dueAt"] == meant
+
+
+def test_a_bound_nearly_right_hints_the_value_meant(todo: AppRunner) -> None:
+    assert todo.run("add", "x", "--due-at", "2026-12-02", env=DAY).ok
+    refused = todo.run("list", "--due-before", "tomorrow", env=DAY)
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-before")
+    assert value == "2026-12-03"
+    assert [item["id"] for item in todo.run("list", "--due-before", value, env=DAY).items] == ["td_0001"]
+
+
+def test_an_ambiguous_date_hints_both_readings_and_says_which_is_which(todo: AppRunner) -> None:
+    refused = todo.run("add", "x", "--due-at", "03/12/2026", env=DAY)
+    hint = error_of(refused.envelope)["hint"]
+    assert option_values(hint, "--due-at") == ["2026-12-03", "2026-03-12"]
+    assert "day first: 3 December 2026" in hint
+    assert "month first: 12 March 2026" in hint
+    assert todo.run("list", env=DAY).items == []
+
+
+def test_an_unambiguous_day_first_date_hints_its_one_reading(todo: AppRunner) -> None:
+    refused = todo.run("add", "x", "--due-at", "13/12/2026", env=DAY)
+    assert option_values(error_of(refused.envelope)["hint"], "--due-at") == ["2026-12-13"]
+
+
+@pytest.mark.parametrize(
+    ("given", "ends"),
+    [("13:00", "2026-12-02T12:00:00.000Z"), ("2026-12-31T17:00", "2026-12-31T16:00:00.000Z")],
+)
+def test_a_timer_end_nearly_right_hints_the_moment_meant(timer: AppRunner, given: str, ends: str) -> None:
+    refused = timer.run("start", "tea", "--due-at", given, env=DAY)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert timer.run("list", "--status", "all", env=DAY).items == []
+    (value,) = option_values(error_of(refused.envelope)["hint"], "--due-at")
+    started = timer.run("start", "tea", "--due-at", value, env=DAY)
+    assert started.ok, started.envelope
+    assert started.item["dueAt"] == ends
+
+
+def test_a_timer_end_at_a_time_already_past_says_so(timer: AppRunner) -> None:
+    """09:00 in Berlin has passed at 10:00 UTC: the hint says so, and gives that time tomorrow
+    as a choice in words, never today's (a past end, refused)."""
+    refused = timer.run("start", "tea", "--due-at", "09:00", env=DAY)
+    hint = error_of(refused.envelope)["hint"]
+    assert "Today at 09:00 in Europe/Berlin (2026-12-02T09:00:00+01:00) has passed" in hint
+    assert option_values(hint, "--due-at") == ["2026-12-03T09:00:00+01:00"]
+    assert "tomorrow" in hint
+    started = timer.run("start", "tea", "--due-at", "2026-12-03T09:00:00+01:00", env=DAY)
+    assert started.item["dueAt"] == "2026-12-03T08:00:00.000Z"
+
+
+@pytest.mark.parametrize("given", ["soon", "next week", "2026-02-30", "32/12/2026"])
+def test_a_date_that_reads_as_nothing_keeps_the_format_hint(todo: AppRunner, given: str) -> None:
+    refused = todo.run("add", "x", "--due-at", given, env=DAY)
+    assert error_of(refused.envelope)["hint"] == (
+        "Use a date YYYY-MM-DD or a date-time with an offset like YYYY-MM-DDTHH:MM:SSZ."
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"), [("15min", "15m"), ("15 mins", "15m"), ("15minutes", "15m"), ("1.5h", "1h30m")]
+)
+def test_a_duration_in_other_words_hints_its_accepted_form(timer: AppRunner, given: str, meant: str) -> None:
+    refused = timer.run("start", "tea", "--duration", given, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert timer.run("list", "--status", "all", env=NOW).items == []
+    assert option_values(error_of(refused.envelope)["hint"], "--duration") == [meant]
+    assert timer.run("start", "tea", "--duration", meant, env=NOW).ok
+
+
+def test_a_bare_number_says_it_has_no_unit_and_hints_minutes(timer: AppRunner) -> None:
+    refused = timer.run("start", "tea", "--duration", "15", env=NOW)
+    error = error_of(refused.envelope)
+    assert error["message"] == "--duration '15' has no unit."
+    assert error["hint"].startswith("For minutes give --duration 15m;")
+    assert timer.run("start", "tea", "--duration", "15m", env=NOW).item["durationMs"] == 900_000
+
+
+def test_extend_by_a_bare_number_hints_minutes(timer: AppRunner) -> None:
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused = timer.run("extend", "tm_0001", "5", env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["message"]) == (3, "DURATION '5' has no unit.")
+    assert error["hint"].startswith("For minutes give 5m;")
+    assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == 600_000
+    assert timer.run("extend", "tm_0001", "5m", env=NOW).item["durationMs"] == 900_000
+
+
+def test_a_duration_past_the_limit_in_other_words_hints_no_call_that_is_refused(timer: AppRunner) -> None:
+    refused = timer.run("start", "tea", "--duration", "400 days", env=NOW)
+    assert "--duration 400d" not in error_of(refused.envelope)["hint"]
+
+
+def test_a_tag_with_spaces_hints_the_users_own_tag_hyphenated(todo: AppRunner) -> None:
+    """`--tag 'grocery list'` hinted "Use hyphens: machine-learning.", someone else's tag."""
+    refused = todo.run("add", "milk", "--tag", "grocery list", env=NOW)
+    assert (refused.exit_status, error_of(refused.envelope)["hint"]) == (
+        3,
+        "Use hyphens: --tag grocery-list.",
+    )
+    assert todo.run("list", env=NOW).items == []
+    assert todo.run("add", "milk", "--tag", "grocery-list", env=NOW).item["tags"] == ["grocery-list"]
+
+
+def test_a_tag_argument_with_spaces_hints_it_hyphenated(notes: AppRunner) -> None:
+    assert notes.run("add", "retro", env=NOW).ok
+    refused = notes.run("tag", "nt_0001", "team process", env=NOW)
+    assert error_of(refused.envelope)["hint"] == "Use hyphens: team-process."
+    assert notes.run("get", "nt_0001", env=NOW).item["tags"] == []
+    assert notes.run("tag", "nt_0001", "team-process", env=NOW).ok
+    assert notes.run("get", "nt_0001", env=NOW).item["tags"] == ["team-process"]
+
+
+def test_a_tag_with_a_control_character_gets_the_rule(todo: AppRunner) -> None:
+    refused = todo.run("add", "milk", "--tag", "a\x07b", env=NOW)
+    assert error_of(refused.envelope)["hint"] == (
+        "Use hyphens between words (machine-learning), and no control characters."
+    )
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "owner", "own"),
+    [
+        ("timer", ["stop", "td_0001"], "the to-do list (agentic-to-do)", "tm_"),
+        ("todo", ["update", "nt_0002", "--title", "x"], "the notes app (agentic-notes)", "td_"),
+        ("notes", ["tag", "td_0005", "home"], "the to-do list (agentic-to-do)", "nt_"),
+    ],
+)
+def test_another_apps_id_is_named_as_its_own(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], owner: str, own: str
+) -> None:
+    """Each hinted "Use an id exactly as a previous command returned it.", as if it were mistyped."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    error = error_of(refused.envelope)
+    assert f"is an id of {owner}, not of this app: this app's ids start with {own}" in error["message"]
+    assert error["hint"].startswith(f"Give it to {owner}")
+
+
+@pytest.mark.parametrize("given", ["tm_1", "tm_01", "tm_00001"])
+def test_an_id_not_written_in_full_hints_it_in_full(timer: AppRunner, given: str) -> None:
+    assert timer.run("start", "tea", "--duration", "5m", env=NOW).ok
+    refused = timer.run("stop", given, env=NOW)
+    assert error_of(refused.envelope)["hint"] == "Did you mean tm_0001 (the id written in full)?"
+    assert timer.run("get", "tm_0001", env=NOW).item["status"] == "running"
+    assert timer.run("stop", "tm_0001", env=NOW).item["status"] == "stopped"

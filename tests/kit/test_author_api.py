@@ -41,9 +41,39 @@ def _kit_imports(script: Path) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("script", ENTRY_SCRIPTS.values(), ids=list(ENTRY_SCRIPTS))
 def test_an_entry_script_imports_at_most_25_names_and_only_from_the_facade(script: Path) -> None:
     imported = _kit_imports(script)
+    # The preamble's check of the dependencies comes first, by its module: it runs before typer
+    # can be imported, and is no part of what the app uses (see the test below).
+    assert imported[0] == PREAMBLE
+    imported = imported[1:]
     assert imported
     assert {module for module, _ in imported} == {"agentic_kit"}
     assert len({name for _, name in imported}) <= MAX_FACADE_NAMES
+
+
+PREAMBLE = ("agentic_kit.requirements", "exit_unless_installed")
+
+
+@pytest.mark.parametrize("script", ENTRY_SCRIPTS.values(), ids=list(ENTRY_SCRIPTS))
+def test_an_entry_script_checks_its_dependencies_before_it_imports_any(script: Path) -> None:
+    """Only the standard library and the kit's stdlib-only check run before `import typer`."""
+    body = ast.parse(script.read_text(encoding="utf-8")).body
+    typer_at = next(
+        index
+        for index, node in enumerate(body)
+        if isinstance(node, ast.Import) and [alias.name for alias in node.names] == ["typer"]
+    )
+    before = body[:typer_at]
+    check = next(
+        index
+        for index, node in enumerate(before)
+        if isinstance(node, ast.ImportFrom)
+        and (node.module, [alias.name for alias in node.names]) == (PREAMBLE[0], [PREAMBLE[1]])
+    )
+    assert "exit_unless_installed()" in ast.unparse(before[check + 1])
+    for node in before:
+        if isinstance(node, ast.Import | ast.ImportFrom) and node is not before[check]:
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            assert all(name.partition(".")[0] in sys.stdlib_module_names for name in names), names
 
 
 @pytest.mark.parametrize("script", ENTRY_SCRIPTS.values(), ids=list(ENTRY_SCRIPTS))

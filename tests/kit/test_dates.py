@@ -165,3 +165,21 @@ def test_the_stored_forms_match_exactly_the_real_days_of_the_range() -> None:
 )
 def test_a_stored_instant_is_only_the_kits_own_utc_form(text: str) -> None:
     assert re.fullmatch(STORED_INSTANT_PATTERN, text) is None
+
+
+def test_near_readings_read_by_the_users_clock_and_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_kit.dates import near_readings
+
+    monkeypatch.setenv("AGENTIC_TZ", "America/New_York")
+    now = datetime(2026, 12, 2, 3, 0, tzinfo=UTC)  # still the 1st in New York
+
+    def read(text: str, **flags: bool) -> list[str]:
+        return [reading.value for reading in near_readings(text, now, **flags)]
+
+    assert read("tomorrow") == ["2026-12-02"]
+    assert read("tomorrow", instant_only=True) == []
+    assert read("2026-12-3") == ["2026-12-03"]
+    assert read("02/03/2026") == ["2026-03-02", "2026-02-03"]
+    assert read("2026-12-31T17:00") == ["2026-12-31T17:00:00-05:00"]
+    assert read("13:00") == ["2026-12-01T13:00:00-05:00"]
+    assert [read(text) for text in ("24:00", "2026-13-01", "x" * 50, "２０２６-12-3")] == [[], [], [], []]

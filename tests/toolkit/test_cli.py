@@ -376,3 +376,29 @@ def test_an_approve_typed_after_dashes_is_refused_with_the_call_that_approves(
     removed = agentapps(*call[1:])
     assert removed.exit_status == 0
     assert agentapps("run", todo, "--", "list").envelope["items"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "approved"),
+    [
+        (["remove", "td_0001"], ["remove", "td_0001", "--confirm"]),
+        (["remove", "td_0001", "--confirm"], ["remove", "td_0001", "--confirm"]),
+        (["remove", "--", "td_0001"], ["remove", "--confirm", "--", "td_0001"]),
+    ],
+)
+def test_the_approval_hint_is_the_whole_call_with_the_apps_own_confirm(
+    agentapps: Callable[..., ToolkitResult], args: list[str], approved: list[str]
+) -> None:
+    """Found by an agent's day: `run PKG -- remove td_0007` hinted `run PKG --approve -- remove
+    td_0007`, which the app refused (remove requires --confirm). The runtime reads the app's own
+    flag from its describe and hints the call that works, once."""
+    todo = str(SUITE / "agentic-to-do")
+    assert agentapps("run", todo, "--", "add", "keep me").exit_status == 0
+    refused = agentapps("run", todo, "--", *args)
+    assert refused.error_code == "CONFIRMATION_REQUIRED"
+    call = shlex.split(refused.envelope["error"]["hint"].rsplit("`", 2)[1])
+    assert call == ["agentapps", "run", todo, "--approve", "--", *approved]
+    assert [item["id"] for item in agentapps("run", todo, "--", "list").envelope["items"]] == ["td_0001"]
+    removed = agentapps(*call[1:])
+    assert removed.exit_status == 0, removed.envelope
+    assert agentapps("run", todo, "--", "list").envelope["items"] == []

@@ -15,6 +15,10 @@ import pytest
 
 from agentapps.environment import without_agentic
 from agentapps.manifest import load_app_manifest, load_skill_manifest, skill_path
+from tests.apps.test_missing_dependencies import (
+    assert_the_missing_modules_envelope,
+    run_without_site_packages,
+)
 from tests.toolkit.conftest import FIXTURES, ToolkitResult
 
 
@@ -274,3 +278,14 @@ def test_check_says_why_an_app_that_fails_at_start_up_gave_no_describe(
     runs = [finding for finding in findings if finding["rule"] == "entry.runs"]
     assert len(runs) == 1, findings
     assert "its stderr ends: TypeError: " in runs[0]["message"], runs[0]
+
+
+def test_a_new_package_answers_the_same_without_its_dependencies(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    assert agentapps("new", "my-bookmarks", "--dir", str(tmp_path)).exit_status == 0
+    state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    completed = run_without_site_packages(tmp_path / "my-bookmarks", state_dir, "list")
+    assert_the_missing_modules_envelope(completed, ["list"])
+    assert list(state_dir.iterdir()) == []

@@ -23,7 +23,7 @@ sends an agent to fix what was right.
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from . import zones
 
@@ -211,3 +211,107 @@ def _check_range(instant: datetime) -> datetime:
     if not EARLIEST <= instant <= LATEST:
         raise OutOfRange
     return instant
+
+
+# What a text nearly right most likely means, for a hint: the accepted value and, in words, which
+# reading it is. Only readings that take nothing from outside the text but the user's clock and
+# zone: `tomorrow`, `2026-12-3`, `03/12/2026` (both ways), `2026-12-31T17:00` (the zone's offset
+# then), `13:00` (today). Nothing here is ever stored: the caller puts them in a hint.
+_DAY_WORDS = {"yesterday": -1, "today": 0, "tomorrow": 1}
+_UNPADDED = re.compile(r"(?P<y>[0-9]{4})[-/.](?P<m>[0-9]{1,2})[-/.](?P<d>[0-9]{1,2})(?P<rest>[t ].*)?")
+_DAY_MONTH_YEAR = re.compile(r"(?P<a>[0-9]{1,2})[/.](?P<b>[0-9]{1,2})[/.](?P<y>[0-9]{4})")
+_LOCAL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?")
+_CLOCK_TIME = re.compile(r"(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})(:(?P<s>[0-9]{2}))?")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")  # fmt: skip
+
+
+class NearReading:
+    """One accepted value a text nearly right may mean: `value` as the option takes it, `words`
+    which reading it is ("tomorrow in Europe/Berlin", "day first: 3 December 2026")."""
+
+    def __init__(self, value: str, words: str) -> None:
+        self.value = value
+        self.words = words
+
+
+def near_readings(text: str, now: datetime, *, instant_only: bool = False) -> list[NearReading]:
+    """The values `text` most likely means, read by the user's clock (`now`) and zone; none when
+    it reads as none of them. `instant_only`: the option takes an instant (a timer's end), so a
+    date alone is no reading."""
+    cleaned = " ".join(text.strip().lower().split())
+    if not cleaned.isascii() or len(cleaned) > 40:
+        return []
+    where = zones.zone()
+    today = now.astimezone(where).date()
+    if cleaned in _DAY_WORDS and not instant_only:
+        day = today + timedelta(days=_DAY_WORDS[cleaned])
+        return _dates([day], [f"{cleaned} in {zones.name()}"])
+    unpadded = _UNPADDED.fullmatch(cleaned)
+    if unpadded is not None:
+        written = f"{unpadded['y']}-{int(unpadded['m']):02d}-{int(unpadded['d']):02d}"
+        rest = unpadded["rest"]
+        if rest is None:
+            return [] if instant_only else _dates([_real(written)], ["the date written in full"])
+        full = f"{written}T{rest[1:].upper()}"
+        if _accepted_instant(full):
+            return [NearReading(full, "the date written in full")]
+        local = _local_instant(full, where) if _LOCAL.fullmatch(full) else None
+        return [NearReading(local, f"that time in {zones.name()}")] if local is not None else []
+    both = _DAY_MONTH_YEAR.fullmatch(cleaned)
+    if both is not None and not instant_only:
+        year, first, second = int(both["y"]), int(both["a"]), int(both["b"])
+        day_first, month_first = _real_day(year, second, first), _real_day(year, first, second)
+        if day_first is not None and day_first == month_first:
+            return _dates([day_first], ["the date written in full"])
+        return _dates(
+            [day_first, month_first],
+            [f"day first: {_spoken(day_first)}", f"month first: {_spoken(month_first)}"],
+        )
+    clock_time = _CLOCK_TIME.fullmatch(cleaned)
+    if clock_time is not None:
+        hour, minute, second = (int(clock_time[part] or 0) for part in "hms")
+        if hour > 23 or minute > 59 or second > 59:
+            return []
+        at = time(hour, minute, second)
+        value = _local_instant(datetime.combine(today, at).isoformat(), where)
+        said = at.isoformat(timespec="minutes" if not second else "seconds")
+        return [NearReading(value, f"today at {said} in {zones.name()}")] if value else []
+    return []
+
+
+def _dates(days: list[date | None], words: list[str]) -> list[NearReading]:
+    return [NearReading(day.isoformat(), said) for day, said in zip(days, words, strict=True) if day]
+
+
+def _real(written: str) -> date | None:
+    try:
+        return parse_date(written)
+    except DateError:
+        return None
+
+
+def _real_day(year: int, month: int, day: int) -> date | None:
+    return _real(f"{year:04d}-{month:02d}-{day:02d}") if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
+def _spoken(day: date | None) -> str:
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}" if day is not None else ""
+
+
+def _local_instant(written: str, where: tzinfo) -> str | None:
+    """A local date-time without an offset, with the zone's offset at that moment."""
+    try:
+        local = datetime.fromisoformat(written).replace(tzinfo=where)
+        value = local.isoformat(timespec="seconds" if not local.microsecond else "milliseconds")
+    except (ValueError, OverflowError):
+        return None
+    return value if _accepted_instant(value) else None
+
+
+def _accepted_instant(value: str) -> bool:
+    try:
+        parse_instant(value)
+    except DateError:
+        return False
+    return True

@@ -6,10 +6,10 @@ from datetime import datetime
 
 from agentic_kit.dates import DateError, OutOfRange, format_timestamp, parse_instant, to_ms
 from agentic_kit.durations import DURATION_FORMATS, format_duration, parse_duration, read_as_duration
-from agentic_kit.errors import validation_error
+from agentic_kit.errors import AppError, validation_error
 from agentic_kit.hints import BadValue
 from agentic_kit.ids import check_id
-from agentic_kit.inputs import check_text
+from agentic_kit.inputs import check_text, near_hint
 from agentic_kit.text import quoted
 
 from .models import ID_PREFIX, LABEL_MAX_CHARS, MAX_DURATION_MS
@@ -87,8 +87,7 @@ def check_duration(text: str, name: str = "--duration", capped: bool = True) -> 
     try:
         duration = parse_duration(text)
     except ValueError as error:
-        hint = f"Write it {DURATION_FORMATS}."
-        raise validation_error(f"{name} {quoted(text)} {error}.", hint) from None
+        raise _not_a_duration(text, name, str(error), capped) from None
     if not capped and duration > MAX_DURATION_MS:
         return duration
     return _check_length(duration, f"{name} {quoted(text)}")
@@ -100,7 +99,8 @@ def duration_until(text: str, now: datetime) -> int:
         due = parse_instant(text.strip() if text.isascii() else text)
     except DateError as error:
         written = "Write it like YYYY-MM-DDTHH:MM:SSZ, or with an offset (+02:00)."
-        hint = OutOfRange.hint if isinstance(error, OutOfRange) else written
+        near = None if isinstance(error, OutOfRange) else near_hint("--due-at", text, now, instant_only=True)
+        hint = OutOfRange.hint if isinstance(error, OutOfRange) else near or written
         raise validation_error(f"--due-at {quoted(text)} {error}.", hint) from None
     what = f"--due-at {quoted(text)}"
     if to_ms(due) <= to_ms(now):
@@ -111,6 +111,39 @@ def duration_until(text: str, now: datetime) -> int:
             "it (or AGENTIC_NOW).",
         )
     return _check_length(to_ms(due) - to_ms(now), what)
+
+
+def _not_a_duration(text: str, name: str, error: str, capped: bool) -> AppError:
+    """The refusal of a length not in an accepted form; its hint the accepted form of the length
+    meant when the text reads as one (`15min` is 15m), and for a number alone, which has no unit,
+    the length in minutes first (`extend tm_0001 5`: most likely 5m)."""
+    given = f"{name} " if name.startswith("--") else ""
+    reading = read_as_duration(text)
+    if reading is not None and reading.bare:
+        fits = {unit: _in_unit(text, unit, capped) for unit in "msh"}
+        if fits["m"] is not None:
+            others = [
+                f"{fits[unit]} for {word}" for unit, word in (("s", "seconds"), ("h", "hours")) if fits[unit]
+            ]
+            rest = f"; {' or '.join(others)}" if others else ""
+            hint = f"For minutes give {given}{fits['m']}{rest}."
+        else:
+            hint = f"Give a unit, {DURATION_FORMATS}."
+        return validation_error(f"{name} {quoted(text)} has no unit.", hint)
+    message = f"{name} {quoted(text)} {error}."
+    if reading is not None and reading.ms is not None and reading.ms > 0:
+        if capped and reading.ms > MAX_DURATION_MS:
+            return validation_error(message, f"It reads as more than the limit: {_RANGE}.")
+        return validation_error(message, f"Did you mean {given}{format_duration(reading.ms)}?")
+    return validation_error(message, f"Write it {DURATION_FORMATS}.")
+
+
+def _in_unit(number: str, unit: str, capped: bool) -> str | None:
+    """The bare `number` as a length in `unit`, in the accepted form, when it is one to take."""
+    reading = read_as_duration(f"{number.strip()}{unit}")
+    if reading is None or reading.ms is None or reading.ms <= 0 or (capped and reading.ms > MAX_DURATION_MS):
+        return None
+    return format_duration(reading.ms)
 
 
 def _check_length(duration: int, what: str) -> int:

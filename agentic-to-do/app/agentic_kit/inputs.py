@@ -7,10 +7,20 @@ import errno
 import os
 import stat
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import BinaryIO, Protocol
 
-from .dates import DUE_FORMATS, OutOfRange, parse_after_bound, parse_bound, parse_due
+from . import clock, zones
+from .dates import (
+    DUE_FORMATS,
+    OutOfRange,
+    format_timestamp,
+    near_readings,
+    parse_after_bound,
+    parse_bound,
+    parse_due,
+    parse_instant,
+)
 from .errors import AppError, validation_error
 from .hints import BadValue
 from .text import NOT_ONE_LINE, printable, quoted
@@ -83,9 +93,42 @@ def check_after_bound(option: str, value: str) -> datetime:
 
 
 def _bad_date(option: str, value: str, error: ValueError) -> AppError:
-    """What is wrong with the value, in the words of dates.DateError."""
-    hint = OutOfRange.hint if isinstance(error, OutOfRange) else f"Use {DUE_FORMATS}."
+    """What is wrong with the value, in the words of dates.DateError; the hint gives the value
+    meant when the text nearly says it (`tomorrow`, `2026-12-3`), else the forms taken."""
+    if isinstance(error, OutOfRange):
+        hint = OutOfRange.hint
+    else:
+        try:
+            instant = clock.now()
+        except AppError:  # a bad AGENTIC_NOW: refused on its own by the command
+            instant = None
+        near = near_hint(option, value, instant) if instant is not None else None
+        hint = near or f"Use {DUE_FORMATS}."
     return validation_error(f"{option} {quoted(value)} {error}.", hint)
+
+
+def near_hint(option: str, value: str, now: datetime, *, instant_only: bool = False) -> str | None:
+    """The option with the value `value` most likely means (dates.near_readings), as a hint; both
+    readings of an ambiguous date, for the user to choose; None when it means none. With
+    `instant_only` (a timer's end, which must be to come) a reading already past is said to be."""
+    readings = near_readings(value, now, instant_only=instant_only)
+    if len(readings) == 2:
+        first, second = readings
+        return (
+            f"It reads two ways: {option} {first.value} ({first.words}) or {option} {second.value} "
+            f"({second.words}); ask the user which is meant."
+        )
+    if len(readings) != 1:
+        return None
+    (reading,) = readings
+    if instant_only and parse_instant(reading.value) <= now:
+        said = reading.words[0].upper() + reading.words[1:]
+        passed = f"{said} ({reading.value}) has passed: the app's clock reads {format_timestamp(now)}"
+        if not reading.words.startswith("today at "):
+            return f"{passed}; give a later {option}."
+        tomorrow = parse_instant(reading.value).astimezone(zones.zone()) + timedelta(days=1)
+        return f"{passed}; for that time tomorrow give {option} {tomorrow.isoformat(timespec='seconds')}."
+    return f"Did you mean {option} {reading.value} ({reading.words})?"
 
 
 def read_text_source(option: str, source: str, *, max_bytes: int) -> str:

@@ -45,9 +45,10 @@ def carries(entity_tags: Iterable[str], wanted: set[str]) -> bool:
     return not wanted or wanted <= {tag_key(tag) for tag in entity_tags}
 
 
-def normalise_tags(tags: Iterable[str]) -> list[str]:
+def normalise_tags(tags: Iterable[str], option: str | None = "--tag") -> list[str]:
     """Trimmed and normalised (`tag_key`), in the order given; each one a single word of 1 to
-    TAG_MAX_CHARS characters, or VALIDATION_ERROR."""
+    TAG_MAX_CHARS characters, or VALIDATION_ERROR. `option`: what the tags were given as, for a
+    hint (None for an argument, as notes' `tag ID TAG...`)."""
     normalised = []
     for tag in tags:
         clean = tag_key(tag.strip()).strip()
@@ -55,7 +56,7 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
             raise validation_error("A tag must not be empty.", "Give each tag as a word, such as --tag work.")
         if any(char.isspace() for char in clean) or not clean.isprintable():
             raise validation_error(
-                f"Tag {quoted(tag)} has spaces or control characters.", "Use hyphens: machine-learning."
+                f"Tag {quoted(tag)} has spaces or control characters.", _hyphenated(clean, option)
             )
         if len(clean) > TAG_MAX_CHARS:
             raise validation_error(
@@ -92,6 +93,15 @@ def check_filter_tags(wanted: Iterable[str], carried: Iterable[Iterable[str]], n
         return tag_key(typed.strip()).strip() == refused
 
     raise OtherValue(message, f"For the {noun} tagged {quoted(bare)}:", "--tag", bare, same)
+
+
+def _hyphenated(clean: str, option: str | None) -> str:
+    """The tag given, its words joined by hyphens, when that makes a tag (`grocery list` is
+    grocery-list); the rule, with an example, when it does not (a control character)."""
+    joined = "-".join(clean.split())
+    if joined.isprintable() and len(joined) <= TAG_MAX_CHARS:
+        return f"Use hyphens: {option + ' ' if option else ''}{joined}."
+    return "Use hyphens between words (machine-learning), and no control characters."
 
 
 def merged_tags(current: Iterable[str], added: Iterable[str], what: str) -> list[str]:

@@ -47,7 +47,7 @@ def check_repeat(rule: str) -> str:
         raise validation_error(
             f"--repeat {quoted(rule)} is not a rule: give daily, weekly, monthly, yearly or every:<N>d "
             f"(N days, 1 to {REPEAT_MAX_DAYS}, in ASCII digits).",
-            "For example --repeat weekly, or --repeat every:14d for every two weeks.",
+            _repeat_hint(rule),
         )
     return rule
 
@@ -55,3 +55,18 @@ def check_repeat(rule: str) -> str:
 def check_filter_tags(tags: list[str], state: TodoState) -> None:
     """A filter's tag that starts with `-` and that no item carries is refused (the kit's check)."""
     check_tags_carried(tags, (item.tags for item in state.items), "items")
+
+
+# A count of days or weeks written another way: every:3, every 3 days, 3d, every 2 weeks.
+_COUNTED = re.compile(r"(?:every)?[\s:_-]*([0-9]+)\s*(d|days?|w|wks?|weeks?)?", re.IGNORECASE)
+
+
+def _repeat_hint(rule: str) -> str:
+    """The rule meant, when the value holds its count (`every:3` is every:3d): a hint that keeps
+    the user's number; otherwise an example of each form."""
+    counted = _COUNTED.fullmatch(rule.strip()) if rule.isascii() else None
+    if counted is not None and len(counted[1]) <= len(str(REPEAT_MAX_DAYS)):  # int() of any length is slow
+        days = int(counted[1]) * (7 if (counted[2] or "d")[0].lower() == "w" else 1)
+        if 1 <= days <= REPEAT_MAX_DAYS:
+            return f"Give it as --repeat every:{days}d (every {days} day{'s' if days > 1 else ''})."
+    return "For example --repeat weekly, or --repeat every:14d for every two weeks."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 
 from agentic_kit import clock, zones
 from agentic_kit.changes import apply_changes, moment_of_change
@@ -171,9 +171,11 @@ def update_item(item: TodoItem, update: Update, *, now: str) -> None:
     apply_changes(item, changes, now)
 
 
-def _next_week() -> str:
-    """A week from the user's today: an example due that is never in the past."""
-    return (clock.now().astimezone(zones.zone()) + timedelta(days=7)).date().isoformat()
+def _today() -> str:
+    """The user's today: the first due of a rule that starts now. A later example (a week out)
+    was a value no one gave, and it left the first occurrence out; today is never overdue, as a
+    date-only due lasts through its day."""
+    return clock.now().astimezone(zones.zone()).date().isoformat()
 
 
 def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: str | None) -> None:
@@ -184,7 +186,7 @@ def check_repeats_from_a_due(item: TodoItem | None, repeat: str | None, due_at: 
     if item is None:
         raise validation_error(
             f"--repeat {repeat} needs a due to repeat from.",
-            f"Give --due-at too, e.g. --due-at {_next_week()}.",
+            f"Give --due-at too, the first due: from today, --due-at {_today()}.",
         )
     if item.repeat is not None and item.due_at is not None:  # the update clears the due
         raise validation_error(
