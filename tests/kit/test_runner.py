@@ -56,3 +56,33 @@ def test_every_answer_names_the_command_the_line_reads(
     envelope = todo.run(*args).envelope
     assert (envelope["command"], envelope["error"]["code"]) == (command, code)
     assert not todo.state_dir.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--version", "add", "x", "--description", "--help"],  # `--help` is the description here
+        ["--version", "list", "--help"],
+        ["--version", "nosuch", "-h"],
+    ],
+)
+def test_version_before_the_command_answers_the_version_and_runs_nothing(
+    todo: AppRunner, args: list[str]
+) -> None:
+    """The app's option is answered before any command is read: no word after it is looked at."""
+    result = todo.run(*args)
+    assert (result.exit_status, list(result.envelope), result.envelope["command"]) == (
+        0,
+        ["ok", "command", "version"],
+        None,
+    )
+    assert not todo.state_dir.exists()
+
+
+@pytest.mark.parametrize("args", [["--version", "--help"], ["-h", "--version"]])
+def test_help_before_the_command_comes_before_the_version(todo: AppRunner, args: list[str]) -> None:
+    envelope = todo.run(*args).envelope
+    assert (envelope["command"], envelope["help"].startswith("Usage: app/cli.py [OPTIONS] COMMAND")) == (
+        None,
+        True,
+    )

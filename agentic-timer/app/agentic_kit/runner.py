@@ -36,7 +36,7 @@ import typer
 from . import hints, interrupts, settings, stdio
 from .envelope import Envelope, error_envelope, help_envelope, to_json, to_plain, version_envelope
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
-from .model import HELP_FLAGS, AppModel, Line, command_values, read_app_options, read_command_options
+from .model import AppModel, Line, command_values, read_app_options, read_command_options
 from .text import printable, undecodable_byte
 
 __all__ = ["App", "main", "run"]
@@ -132,10 +132,10 @@ def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> 
             )
     read_app_options(model, args[:at], line)
     root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
-    if line.version and not set(args) & set(HELP_FLAGS):
-        return version_envelope(app.version()), EXIT_OK
     if line.help:
         return help_envelope(None, root.get_help() + "\n"), EXIT_OK
+    if line.version:  # the app's option, answered before any command is read
+        return version_envelope(app.version()), EXIT_OK
     if at == len(args):  # no arguments, or only the app's options (`--human`)
         names = ", ".join(sorted(model.commands))
         hint = f"Run one of: {names} (add --help to any of them)."
