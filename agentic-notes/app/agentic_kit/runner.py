@@ -86,7 +86,8 @@ def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str]
     args = list(sys.argv[1:] if argv is None else argv)
     model = app.model()
     at = command_at(args)
-    command = args[at] if at < len(args) and args[at] in model.commands else None  # each answer's
+    # The command every answer names, a refusal's too: none for a word that is no command of the app.
+    command = args[at] if at < len(args) and args[at] in model.commands else None
     line = Line()
     with settings.one_run() as run:  # its settings and commits: to tell a failure after a commit
         try:
@@ -99,10 +100,9 @@ def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str]
             envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
         except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
             envelope, status = _internal_error(command, error, committed=run.commits > 0)
+    as_text = line.human and not _is_usage_error(envelope)
     try:
-        text = (
-            render(to_plain(envelope)) if line.human and not _is_usage_error(envelope) else to_json(envelope)
-        )
+        text = render(to_plain(envelope)) if as_text else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
         envelope, status = _internal_error(command, error, committed=run.commits > 0)
         text = to_json(envelope)
@@ -123,14 +123,14 @@ def command_at(args: Sequence[str]) -> int:
 
 
 def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> tuple[Envelope, int]:
-    for number, arg in enumerate(args, start=1):  # before any other answer: nothing is read of it
+    for number, arg in enumerate(args, start=1):  # refused before any word is read
         byte = undecodable_byte(arg)
         if byte is not None:
             raise validation_error(
                 f"Argument {number} is not UTF-8 text (it holds the byte {byte}).",
                 "Give every argument as UTF-8 text.",
             )
-    read_app_options(model, args[:at], line)
+    read_app_options(model, args[:at], line)  # every word before the command is one of them
     root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
     if line.help:
         return help_envelope(None, root.get_help() + "\n"), EXIT_OK
