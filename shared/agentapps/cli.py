@@ -458,7 +458,7 @@ def sync_packages(
                 f"{package.root}: its schemas cannot be built from app/cli.py "
                 f"({type(error).__name__}: {error}).",
                 "sync serves packages built on the kit: `python3 app/cli.py` whose `app` is the kit's "
-                "`runner.new_app(...)`. "
+                "`new_app(...)`. "
                 "Nothing was written for this package.",
             ) from None
         results.append(

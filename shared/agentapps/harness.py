@@ -30,8 +30,8 @@ from typing import Any
 import pytest
 
 from agentic_kit import runner
+from agentic_kit.app import AgenticApp
 from agentic_kit.errors import EXIT_STATUS, ErrorCode
-from agentic_kit.runner import AgenticApp
 
 from .environment import package_environment, without_agentic
 from .output import Invocation, Problem, check_output

@@ -11,7 +11,7 @@ from agentic_kit import human as kit_human
 from agentic_kit.envelope import Envelope
 
 # A document `run` relays is shown by the fields any app's item may have, in this order (each app
-# names its own for its --human: runner.new_app(..., summary=...)).
+# names its own for its --human: new_app(..., summary=...)).
 RELAYED_SUMMARY = {
     "id": "{}",
     "status": "[{}]",

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from agentic_kit.app import AgenticApp
 from agentic_kit.envelope import Envelope
-from agentic_kit.runner import AgenticApp
 
 
 class Passthrough(NamedTuple):

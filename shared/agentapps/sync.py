@@ -30,7 +30,7 @@ from pathlib import Path
 from typer.main import get_command
 
 import agentic_kit
-from agentic_kit.runner import AgenticApp
+from agentic_kit.app import AgenticApp
 
 from .package import Package, load_entry_module
 
@@ -108,14 +108,14 @@ def expected_schemas(package: Path) -> dict[Path, bytes]:
 
 def package_schemas(package: Path) -> dict[str, dict[str, object]]:
     """Schemas built from what the package's app carries (the entry script's `app`, made by the
-    kit's `runner.new_app`): its entity model and name, the other models its item commands print,
+    kit's `new_app`): its entity model and name, the other models its item commands print,
     its list commands' item models, and its own envelopes."""
     # The kit is imported from its source first, so a stale vendored copy cannot shape the schemas.
     from agentic_kit.schemas import envelope_schemas
 
     app = package_app(package)
     if app.entity is None or not app.entity_name:
-        raise ValueError("its app names no entity: give `entity=` and `entity_name=` to runner.new_app")
+        raise ValueError("its app names no entity: give `entity=` and `entity_name=` to new_app")
     commands = sorted(getattr(get_command(app), "commands", {}))
     # An app made by an older kit carries no item_models or envelopes.
     return envelope_schemas(
@@ -133,7 +133,7 @@ def package_app(package: Path) -> AgenticApp:
     a package's code (docs/authoring.md)."""
     app = getattr(load_entry_module(Package(package)), "app", None)
     if not isinstance(app, AgenticApp):
-        raise ValueError("its entry script has no `app` made by the kit's runner.new_app")
+        raise ValueError("its entry script has no `app` made by the kit's new_app")
     return app
 
 

@@ -12,6 +12,7 @@ write must survive).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import random
@@ -55,8 +56,9 @@ UPDATE_ONLY: dict[str, Callable[[str, int], list[str]]] = {
 def run(module: Any, args: list[str]) -> dict[str, Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        # The runner of the kit the app was made by (its vendored copy): the module of its class.
-        sys.modules[type(module.app).__module__].run(module.app, args)
+        # The runner of the kit the app was made by (its vendored copy): beside its class's module.
+        kit = type(module.app).__module__.rpartition(".")[0]
+        importlib.import_module(f"{kit}.runner").run(module.app, args)
     envelope: dict[str, Any] = json.loads(out.getvalue())
     return envelope
 

@@ -1,5 +1,5 @@
 """The contract between an app and the toolkit: sync and the harness read only the entry script's
-`app`, made by the kit's `runner.new_app`, which carries the models, the schema file's name and
+`app`, made by the kit's `new_app`, which carries the models, the schema file's name and
 the --human summary. Nothing else of the script's module is read."""
 
 from __future__ import annotations
@@ -93,5 +93,5 @@ def test_an_entry_script_without_a_kit_app_is_refused_by_sync_and_changes_nothin
     before = sorted((package / "schemas").iterdir())
     status, envelope = _sync(package)
     assert (status, envelope["error"]["code"]) == (10, "PACKAGE_INVALID")
-    assert "no `app` made by the kit's runner.new_app" in envelope["error"]["message"]
+    assert "no `app` made by the kit's new_app" in envelope["error"]["message"]
     assert sorted((package / "schemas").iterdir()) == before

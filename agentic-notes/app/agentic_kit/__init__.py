@@ -1,4 +1,4 @@
-"""The Agentic Applications kit: the runner, envelopes, errors, store, clock, IDs and dates.
+"""The Agentic Applications kit: the app and its runner, envelopes, errors, store, clock, IDs, dates.
 
 An entry script imports what it uses from here, `from agentic_kit import new_app, Payload, ...`:
 the names below are the author's API (docs/authoring.md). Each is imported from its module when
@@ -21,8 +21,8 @@ VERSION = "3.0"
 
 # Each name of the facade and the module it comes from.
 _HOMES = {
-    "AgenticApp": "runner",
-    "new_app": "runner",
+    "AgenticApp": "app",
+    "new_app": "app",
     "exclusive": "model",
     "option_in_words": "model",
     "AppError": "errors",
@@ -65,6 +65,8 @@ if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getatt
     from . import excerpts as excerpts
     from . import sorting as sorting
     from . import zones as zones
+    from .app import AgenticApp as AgenticApp
+    from .app import new_app as new_app
     from .clock import Moment as Moment
     from .clock import now as now
     from .clock import timestamp as timestamp
@@ -92,8 +94,6 @@ if TYPE_CHECKING:  # what a type checker sees of the names; at run time __getatt
     from .inputs import read_text_source as read_text_source
     from .model import exclusive as exclusive
     from .model import option_in_words as option_in_words
-    from .runner import AgenticApp as AgenticApp
-    from .runner import new_app as new_app
     from .search import check_query as check_query
     from .sorting import SortKey as SortKey
     from .sorting import sort_items as sort_items

@@ -1,9 +1,12 @@
-"""The runner: read the arguments, call one command, print exactly one envelope, return the status.
+"""The runner: one command line in, exactly one envelope out, and the exit status.
 
-The line is read once, against the app's command model (model.py), and each value converted by
-typer, through its public API only. Every outcome speaks the envelope: a command's result, a line
-that cannot be read, an AppError, and any unexpected exception (INTERNAL_ERROR, with no traceback
-on stdout or stderr).
+The line is read once, against the app's command model (model.py; app.py builds it), and each
+value converted by typer, through its public API only. The app's options are flags, so the
+command is the first word that is none: the words before it are read as the app's options, those
+after it as the command's, and every answer names the command so found (null for a word that is
+no command of the app). Every outcome speaks the envelope: a command's result, a line that cannot
+be read, an AppError, and any unexpected exception (INTERNAL_ERROR, with no traceback on stdout
+or stderr).
 
 `--human` is an option like any other — of the app (`--human list`) and of every command
 (`list --human`) — never picked out of the raw argument list: a value that reads `--human`
@@ -20,285 +23,37 @@ so — nothing for a closed pipe, whose reader chose to stop reading.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import io
 import os
-import re
 import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import redirect_stdout
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypedDict, TypeVar, Unpack
+from typing import Protocol
 
 import typer
-from typing_extensions import TypeVar as DefaultingTypeVar  # `default=` on Python 3.11
 
-from . import hints, human, interrupts, settings, stdio
-from .envelope import (
-    Envelope,
-    Payload,
-    error_envelope,
-    help_envelope,
-    item_payload,
-    success_envelope,
-    to_json,
-    to_plain,
-    version_envelope,
-)
+from . import hints, interrupts, settings, stdio
+from .envelope import Envelope, error_envelope, help_envelope, to_json, to_plain, version_envelope
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
-from .model import (
-    HELP_FLAGS,
-    HUMAN_FLAG,
-    VERSION_FLAG,
-    AppModel,
-    CommandTraits,
-    Line,
-    app_model,
-    command_values,
-    read_app_options,
-    read_command_options,
-    with_the_call,
-)
-from .store import StateFile, StateStore, VersionedState
+from .model import AppModel, Line, command_values, read_app_options, read_command_options, with_the_call
 from .text import printable, undecodable_byte
 
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-__all__ = [
-    "HELP_FLAGS",
-    "HUMAN_FLAG",
-    "VERSION_FLAG",
-    "AgenticApp",
-    "AppOptions",
-    "CommandTraits",
-    "main",
-    "new_app",
-    "run",
-]
-
-CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
-AppStateT = DefaultingTypeVar("AppStateT", bound=VersionedState, default=VersionedState, covariant=True)
-_KIT = __name__.partition(".")[0]  # the kit's own package: its commands (describe) name no app
-_HUMAN_HELP = "Print readable text instead of JSON."
+__all__ = ["App", "main", "run"]
 
 
-class AgenticApp(typer.Typer, Generic[AppStateT]):
-    """A typer app whose commands say whether they change state or need confirmation, and which
-    carries what the toolkit reads of it: this is the whole contract between an app and the
-    toolkit (`agentapps sync` and the harness read only the entry script's `app`, an AgenticApp).
+class App(Protocol):
+    """What the runner asks of an app (app.py's AgenticApp, the toolkit's ToolkitApp)."""
 
-    - `state`, `state_file`, `state_env`: the model of the app's state, its file's name in the
-      state folder, and the environment variable that names a file of its own; `store()` opens
-      it for the run;
-    - `entity`: the pydantic model of the item every item command prints; schemas/ describes it as
-      `<entity_name>.schema.json` (the name is given, never derived from the class name);
-    - `item_models`: other models an item command may print instead (a shorter view of the entity,
-      as notes' writes print a note without its body);
-    - `list_items`: the models list commands print per item, when not the entity itself;
-    - `envelopes`: the app's own success shapes beyond an item and a list (closed TypedDicts);
-    - `summary`: the fields --human shows of each item of a list, with their formats;
-    - `durations`: the fields that hold milliseconds, each with the label --human shows it by (as
-      a duration: `8m 23s`);
-    - `traits`: each command's function and whether it changes state or needs confirmation.
+    program: str  # the name its help gives the program
 
-    Every AgenticApp has `describe`, which reports its commands as data.
-    """
-
-    program = "app/cli.py"  # the name its help gives the program
-    # What --help says of --version; a program that is no package (the toolkit) says its own.
-    version_help = "Print the package's version (APP.md's) and exit."
-
-    def __init__(
-        self,
-        help_text: str,
-        *,
-        state: type[AppStateT] | None = None,
-        state_file: str = "",
-        state_env: str = "",
-        entity: type[BaseModel] | None = None,
-        entity_name: str = "",
-        list_items: tuple[type[BaseModel], ...] = (),
-        envelopes: tuple[Any, ...] = (),
-        summary: Mapping[str, str] | None = None,
-        item_models: tuple[type[BaseModel], ...] = (),
-        durations: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            help=help_text,
-            add_completion=False,
-            rich_markup_mode=None,
-            pretty_exceptions_enable=False,
-            context_settings={"help_option_names": list(HELP_FLAGS)},
-        )
-        self.state = StateFile(state, state_file, state_env) if state is not None else None
-        self._entry_folder: Path | None = None  # the folder of the entry script: app/
-        self.entity = entity
-        self.entity_name = entity_name
-        self.list_items = list_items
-        self.envelopes = envelopes
-        self.item_models = item_models
-        self.summary: Mapping[str, str] = summary or {"id": "{}"}
-        self.durations: Mapping[str, str] = durations or {}
-        self.traits: dict[str, CommandTraits] = {}
-        self._model: tuple[int, AppModel] | None = None  # see model()
-        # The app's own options, before any command: typer lists them in the app's --help, and
-        # the runner reads them (it answers --version before any command).
-        app_options: Any = lambda human=False, version=False: None  # noqa: E731 - a signature to hold
-        app_options.__signature__ = inspect.Signature(
-            [_flag("human", HUMAN_FLAG, _HUMAN_HELP), _flag("version", VERSION_FLAG, self.version_help)]
-        )
-        self.callback()(app_options)
-        self.command("describe")(self._describe)
-
-    def command(
-        self, name: str | None = None, *, mutates: bool = False, confirmation: bool = False, **kwargs: Any
-    ) -> Callable[[CommandFunction], CommandFunction]:
-        """Register a command; `mutates` and `confirmation` are what `describe` reports of it."""
-        register = super().command(name, **kwargs)
-
-        def decorator(function: CommandFunction) -> CommandFunction:
-            command_name = name or function.__name__.replace("_", "-")
-            if self._entry_folder is None and function.__module__.partition(".")[0] != _KIT:
-                # Resolved as the script is read, before any command runs in whatever folder.
-                self._entry_folder = Path(function.__code__.co_filename).resolve().parent
-            self.traits[command_name] = CommandTraits(function, mutates, confirmation)
-            register(_with_human_flag(function))
-            return function
-
-        return decorator
-
-    def store(self) -> StateStore[AppStateT]:
-        """The app's store for this run: the file its state declaration names (the app's own
-        environment variable, else AGENTIC_STATE_DIR, else app/state/), with the run's settings,
-        read and checked (a bad one refused) by the first store the run opens."""
-        if self.state is None or self._entry_folder is None:
-            raise AppError(
-                ErrorCode.INTERNAL_ERROR,
-                "The app declares no state (new_app's state=), or has no command of its own by "
-                "whose file its folder is found.",
-                "Nothing was read or changed. Please report it with the arguments used.",
-            )
-        path = self.state.path(self._entry_folder)
-        run = settings.current_run()
-        return StateStore(path, self.state.model, run.settings(), run)
-
-    def main(self) -> None:
-        """The `if __name__ == "__main__"` of the entry script: run the command line, exit."""
-        main(self)
-
-    def model(self) -> AppModel:
-        """The app's model, built once per set of commands: a warm runtime or a test runs it many
-        times, and a command registered later is seen (the key is how many there are)."""
-        if self._model is None or self._model[0] != len(self.traits):
-            self._model = (len(self.traits), app_model(typer.main.get_command(self), self.traits))
-        return self._model[1]
-
-    def prepare(self) -> None:
-        """Build the model now, once every command is defined (the last line of a script's body):
-        the work a run does first, done where a warm process, which runs the body once, holds it
-        for every call. A cold run pays the same, once."""
-        self.model()
-
-    def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
-        """The envelope and exit status of what a command returned: a payload is a success."""
-        if isinstance(result, dict):
-            return success_envelope(command, result), EXIT_OK
-        return _failure(command, AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result."))
-
-    def render_human(self, envelope: Envelope) -> str:
-        """The envelope as --human prints it."""
-        return human.render(envelope, self.summary, self.durations)
-
-    def version(self) -> str:
-        """The package's version: the `version` of its APP.md frontmatter, read only when asked.
-        The package root is the folder above the entry script's (`app/cli.py`)."""
-        folder = self._entry_folder
-        try:
-            text = (folder.parent / "APP.md").read_text(encoding="utf-8") if folder else ""
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        frontmatter = text.split("\n---", 1)[0] if text.startswith("---") else ""
-        found = re.search(r"^version:[ \t]*['\"]?([^'\"\s]+)['\"]?[ \t]*$", frontmatter, re.MULTILINE)
-        if found is None:
-            raise AppError(
-                ErrorCode.INTERNAL_ERROR,
-                "The package's version cannot be read: its APP.md has no `version`.",
-                "Nothing was read or changed. Please report it; the version is in APP.md's frontmatter.",
-            )
-        return found.group(1)
-
-    def _describe(self) -> Payload:
-        """Describe every command (arguments, options, effects) and the error codes, as JSON."""
-        from .describe import describe_app  # only this command needs it
-
-        return item_payload(describe_app(self.model().group, self.traits))
+    def model(self) -> AppModel: ...
+    def version(self) -> str: ...
+    def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]: ...
+    def render_human(self, envelope: Envelope) -> str: ...
 
 
-def _flag(name: str, option: str, help_text: str) -> inspect.Parameter:
-    return inspect.Parameter(
-        name,
-        inspect.Parameter.KEYWORD_ONLY,
-        default=False,
-        annotation=Annotated[bool, typer.Option(option, help=help_text)],
-    )
-
-
-def _with_human_flag(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The command as typer registers it: its own parameters and --human, which every command
-    takes (`list --human`) and which changes how the envelope is printed, nothing else."""
-
-    @functools.wraps(function)
-    def command(*args: Any, human: bool = False, **kwargs: Any) -> Any:
-        return function(*args, **kwargs)
-
-    signature = inspect.signature(function, eval_str=True)
-    command.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[*signature.parameters.values(), _flag("human", HUMAN_FLAG, _HUMAN_HELP)]
-    )
-    return command
-
-
-class AppOptions(TypedDict, total=False):
-    """What an app may declare besides what new_app requires (AgenticApp's options of that name)."""
-
-    list_items: tuple[type[BaseModel], ...]
-    item_models: tuple[type[BaseModel], ...]
-    envelopes: tuple[Any, ...]
-    durations: Mapping[str, str]
-
-
-def new_app(
-    help_text: str,
-    *,
-    state: type[AppStateT],
-    state_file: str,
-    state_env: str,
-    entity: type[BaseModel],
-    entity_name: str,
-    summary: Mapping[str, str],
-    **optional: Unpack[AppOptions],
-) -> AgenticApp[AppStateT]:
-    """An app's AgenticApp, with what every app must declare: its state (the model, the file's
-    name, the variable naming a file of its own), its entity and name, its --human summary; and
-    any of AppOptions (a name not among them is a type error, and a TypeError naming it)."""
-    return AgenticApp(
-        help_text,
-        state=state,
-        state_file=state_file,
-        state_env=state_env,
-        entity=entity,
-        entity_name=entity_name,
-        summary=summary,
-        **optional,
-    )
-
-
-def run(
-    app: AgenticApp, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] | None = None
-) -> int:
+def run(app: App, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] | None = None) -> int:
     """Run one command line against `app` and print its envelope to stdout (text with --human).
 
     In-process callers (tests, warm runtimes) keep their own signal handling: a SIGINT or SIGTERM
@@ -308,8 +63,9 @@ def run(
         return _run(app, argv, render or app.render_human)
 
 
-def main(app: AgenticApp) -> None:
-    """The `if __name__ == "__main__"` of every app: UTF-8 stdout, then exit with the status.
+def main(app: App) -> None:
+    """The `if __name__ == "__main__"` of every app (`app.main()`): UTF-8 stdout, then exit with
+    the status.
 
     The process ends with this run, so an interrupt held back for the commit or the print is
     never delivered: the run it was meant to stop is over, and has said so.
@@ -326,15 +82,27 @@ def main(app: AgenticApp) -> None:
     sys.exit(status)
 
 
-def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
+def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     model = app.model()
-    command = next((arg for arg in args if not arg.startswith("-")), None)
-    command = command if command in model.commands else None
+    at = command_at(args)
+    # The command every answer names, a refusal's too: none for a word that is no command of the app.
+    command = args[at] if at < len(args) and args[at] in model.commands else None
+    line = Line()
     with settings.one_run() as run:  # its settings and commits: to tell a failure after a commit
-        envelope, status, want_human = _invoke(app, model, args, command, run)
+        try:
+            # A command may print; only the envelope reaches stdout.
+            with redirect_stdout(io.StringIO()):
+                envelope, status = _answer(app, model, args, at, line)
+        except AppError as error:
+            envelope, status = _failure(command, error)
+        except (typer.Abort, EOFError):
+            envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
+        except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
+            envelope, status = _internal_error(command, error, committed=run.commits > 0)
+    as_text = line.human and not _is_usage_error(envelope)
     try:
-        text = render(to_plain(envelope)) if want_human else to_json(envelope)
+        text = render(to_plain(envelope)) if as_text else to_json(envelope)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
         envelope, status = _internal_error(command, error, committed=run.commits > 0)
         text = to_json(envelope)
@@ -343,44 +111,36 @@ def _run(app: AgenticApp, argv: Sequence[str] | None, render: Callable[[Envelope
     return status
 
 
-def _invoke(
-    app: AgenticApp, model: AppModel, args: list[str], command: str | None, run: settings.Run
-) -> tuple[Envelope, int, bool]:
-    """The envelope, the exit status, and whether the answer is printed as text (--human)."""
-    for number, arg in enumerate(args, start=1):
+def command_at(args: Sequence[str]) -> int:
+    """Where the command stands in the line: the app's options are flags, so it is the first word
+    that is none (`-` is a word: stdin's name) or the word after `--`; len(args) when none is."""
+    for index, word in enumerate(args):
+        if word == "--":
+            return index + 1
+        if word == "-" or not word.startswith("-"):
+            return index
+    return len(args)
+
+
+def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> tuple[Envelope, int]:
+    for number, arg in enumerate(args, start=1):  # refused before any word is read
         byte = undecodable_byte(arg)
         if byte is not None:
-            not_text = validation_error(
+            raise validation_error(
                 f"Argument {number} is not UTF-8 text (it holds the byte {byte}).",
                 "Give every argument as UTF-8 text.",
             )
-            return (*_failure(command, not_text), False)
-    line = Line()
-    try:
-        # A command may print; only the envelope reaches stdout.
-        with redirect_stdout(io.StringIO()):
-            envelope, status = _answer(app, model, args, line)
-    except AppError as error:
-        envelope, status = _failure(command, error)
-    except (typer.Abort, EOFError):
-        envelope, status = _failure(command, AppError(ErrorCode.USAGE_ERROR, "Aborted."))
-    except Exception as error:  # noqa: BLE001 - the last line of defence must catch everything
-        envelope, status = _internal_error(command, error, committed=run.commits > 0)
-    return envelope, status, line.human and not _is_usage_error(envelope)
-
-
-def _answer(app: AgenticApp, model: AppModel, args: list[str], line: Line) -> tuple[Envelope, int]:
+    read_app_options(model, args[:at], line)  # every word before the command is one of them
     root = typer.Context(model.group, info_name=app.program, **model.group.context_settings)
-    rest = read_app_options(model, args, line)
-    if line.version and not set(args) & set(HELP_FLAGS):
-        return version_envelope(app.version()), EXIT_OK
     if line.help:
         return help_envelope(None, root.get_help() + "\n"), EXIT_OK
-    if not rest:  # no arguments, or only the app's options (`--human`)
+    if line.version:  # the app's option, answered before any command is read
+        return version_envelope(app.version()), EXIT_OK
+    if at == len(args):  # no arguments, or only the app's options (`--human`)
         names = ", ".join(sorted(model.commands))
         hint = f"Run one of: {names} (add --help to any of them)."
         raise AppError(ErrorCode.USAGE_ERROR, "No command given.", hint)
-    name, words = rest[0], rest[1:]
+    name, words = args[at], args[at + 1 :]
     command = model.commands.get(name)
     if command is None:
         raise hints.unknown_command(name, list(model.commands), words)

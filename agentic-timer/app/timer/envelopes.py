@@ -1,6 +1,6 @@
 """The timer's own success shapes, beyond a timer and a list: what `export` and
 `import` answer, the kit's for a timer (backup.export_envelope, backup.Imported). schemas/
-describes them (`runner.new_app(envelopes=...)`)."""
+describes them (`new_app(envelopes=...)`)."""
 
 from __future__ import annotations
 

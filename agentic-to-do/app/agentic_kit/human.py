@@ -47,7 +47,7 @@ def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[st
     """The envelope as text. A list shows each item on one line: the fields `summary` names, in its
     order, each as its format shows it (`{"status": "[{}]"}`); a field the item lacks, or holds
     empty, is left out. `durations` maps each field that holds milliseconds to the label it is
-    shown by (`{"elapsedMs": "elapsed"}`). Each app names its own (`runner.new_app(...,
+    shown by (`{"elapsedMs": "elapsed"}`). Each app names its own (`new_app(...,
     summary=..., durations=...)`)."""
     durations = durations or {}
     if not envelope["ok"]:

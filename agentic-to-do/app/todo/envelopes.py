@@ -1,6 +1,6 @@
 """The to-do's own success shapes, beyond an item and a list: what `complete` answers when it made
 the next item of a repeating one; `export` and `import` answer the kit's, for an item. schemas/
-describes them (`runner.new_app(envelopes=...)`)."""
+describes them (`new_app(envelopes=...)`)."""
 
 from __future__ import annotations
 
