@@ -22,6 +22,10 @@ import sys
 
 # No install step: the app's folder (the vendored kit, the app's package) goes first on the path.
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+# Then, before anything builds a model: pydantic's plugins off (agentic_kit/plugins_off.py says why).
+import agentic_kit.plugins_off  # noqa: F401
+
+# isort: split
 
 # Before typer: a Python without the app's dependencies answers with one JSON error, not a
 # traceback (in an `if`, which ruff lets come before the imports; an importer gets ImportError).

@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from . import zones
@@ -35,12 +36,18 @@ _INVISIBLE = (
 )
 # C0 and C1 controls and DEL (but not newline or tab), layout controls, invisible characters, and
 # lone surrogates.
-_UNSAFE = re.compile(rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE}\ud800-\udfff]")
+_UNSAFE = rf"[\x00-\x08\x0b-\x1f\x7f-\x9f{LAYOUT_CONTROLS}{_INVISIBLE}\ud800-\udfff]"
 # Pictographs a zero-width joiner joins into one emoji (the emoji blocks, symbols and dingbats);
 # before the joiner may stand the emoji variation selector.
-_PICTOGRAPH = re.compile(r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]")
+_PICTOGRAPH = r"[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff]"
 _JOINER = "\u200d"
-_INSTANT = re.compile(STORED_INSTANT_PATTERN)
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """The pattern, compiled when first used: the runner imports this module in every run, only
+    --human needs these, and compiling them costs more than importing the rest of it."""
+    return re.compile(pattern)
 
 
 def render(envelope: Envelope, summary: Mapping[str, str], durations: Mapping[str, str] | None = None) -> str:
@@ -186,14 +193,16 @@ def _plain(value: Any) -> str:
 
 def _local(text: str) -> str:
     """A stored instant in the user's zone; any other text as it is."""
-    return zones.shown(datetime.fromisoformat(text)) if _INSTANT.match(text) else text
+    return (
+        zones.shown(datetime.fromisoformat(text)) if _compiled(STORED_INSTANT_PATTERN).match(text) else text
+    )
 
 
 def safe(text: str) -> str:
     """Text with every character that could drive the terminal, reorder the text or hide in it
     shown as an escape (\\x1b, \\u009b, \\u202e, \\u200b…). Newlines and tabs stay: they are
     how text is laid out; so does a zero-width joiner inside an emoji."""
-    return _UNSAFE.sub(_escaped, text)
+    return _compiled(_UNSAFE).sub(_escaped, text)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -201,8 +210,8 @@ def _escaped(match: re.Match[str]) -> str:
     if (
         char == _JOINER
         and 0 < at < len(text) - 1
-        and (_PICTOGRAPH.match(text, at - 1) or (text[at - 1] == "\ufe0f" and at > 1))
-        and _PICTOGRAPH.match(text, at + 1)
+        and (_compiled(_PICTOGRAPH).match(text, at - 1) or (text[at - 1] == "\ufe0f" and at > 1))
+        and _compiled(_PICTOGRAPH).match(text, at + 1)
     ):
         return char
     return char.encode("unicode_escape").decode("ascii")

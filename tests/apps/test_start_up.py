@@ -67,3 +67,85 @@ def test_sigint_is_set_to_end_the_run_quietly_before_any_other_import(script: Pa
     assert [alias.name for alias in first.names] == ["_signal"]
     assert isinstance(second, ast.If)
     assert "_signal.signal(_signal.SIGINT, _signal.SIG_DFL)" in ast.unparse(second)
+
+
+PLUGIN = "probe_pydantic_plugin"
+LOADED = f"""
+import json, runpy, sys
+sys.argv = ["app/cli.py", *sys.argv[1:]]
+try:
+    runpy.run_path("app/cli.py", run_name="__main__")
+except SystemExit:
+    pass
+watched = ("{PLUGIN}", "importlib.metadata")
+print(json.dumps(sorted(name for name in sys.modules if name in watched)), file=sys.stderr)
+"""
+
+
+def installed_plugin(folder: Path) -> Path:
+    """A folder holding a distribution with a pydantic plugin, as pip would install one: on the
+    path, pydantic finds it by its entry point; loaded, it says so on stderr."""
+    info = folder / "probe_pydantic_plugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: probe-pydantic-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[pydantic]\nprobe = {PLUGIN}:plugin\n")
+    (folder / f"{PLUGIN}.py").write_text(
+        "import sys\nprint('the plugin is loaded', file=sys.stderr)\n"
+        "class Plugin:\n"
+        "    def new_schema_validator(self, *args, **kwargs):\n"
+        "        return None, None, None\n"
+        "plugin = Plugin()\n"
+    )
+    return folder
+
+
+def test_a_model_built_elsewhere_loads_an_installed_pydantic_plugin(tmp_path: Path) -> None:
+    """The plugin below is one pydantic loads: what the next test shows the apps never do."""
+    completed = subprocess.run(
+        [sys.executable, "-c", "import pydantic\nclass M(pydantic.BaseModel):\n    a: int\n"],
+        env={"PYTHONPATH": str(installed_plugin(tmp_path / "site")), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert completed.stderr == "the plugin is loaded\n"
+
+
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_no_command_loads_pydantic_plugins_nor_their_loader(
+    app: AppRunner, facts: AppFacts, command: str, tmp_path: Path
+) -> None:
+    """An app's validation is its own (agentic_kit/plugins_off.py): an installed plugin is not
+    loaded, and neither is importlib.metadata, which finding plugins costs every cold call."""
+    app.run(*facts.write)
+    args = facts.read if command == "read" else facts.write
+    # One moment for both runs: a timer's reading is its elapsed time.
+    env = {"AGENTIC_STATE_DIR": str(app.state_dir), "AGENTIC_NOW": "2026-04-02T00:00:00Z", "PATH": ""}
+    plain = subprocess.run(
+        [sys.executable, "app/cli.py", *args], cwd=app.package.root, env=env, capture_output=True
+    )
+    env["PYTHONPATH"] = str(installed_plugin(tmp_path / "site"))
+    completed = subprocess.run(
+        [sys.executable, "-c", LOADED, *args], cwd=app.package.root, env=env, capture_output=True, text=True
+    )
+    assert completed.returncode == plain.returncode == 0
+    *said, loaded = completed.stderr.splitlines()
+    assert said == []  # no plugin said it was loaded
+    assert json.loads(loaded) == []
+    if command == "read":  # the same answer, byte for byte, as without the plugin installed
+        assert completed.stdout.encode() == plain.stdout
+
+
+@pytest.mark.parametrize("script", ENTRY_SCRIPTS, ids=lambda path: str(path.parents[1].name))
+def test_plugins_are_turned_off_before_anything_can_build_a_model(script: Path) -> None:
+    """The first import after `os`, `sys` and the path: before typer, the kit and the app's own
+    package, whose models (and typer's parsers) pydantic would build with its plugins."""
+    imports = [
+        node for node in ast.parse(script.read_text()).body if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    names = [
+        alias.name if isinstance(node, ast.Import) else node.module
+        for node in imports
+        for alias in node.names
+    ]
+    assert names[:4] == ["_signal", "os", "sys", "agentic_kit.plugins_off"]

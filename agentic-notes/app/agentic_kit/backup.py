@@ -77,14 +77,23 @@ _HINT = "Give a file that `export` printed, unchanged."
 
 # The keys an export may have: any other is a mistake (or another format), refused as an item's is.
 EXPORT_KEYS = frozenset({"ok", "command", "app", "schemaVersion", "nextId", "count", "items", "importedFrom"})
-# An origin as importedFrom keeps it: the exported id, a space, its createdAt.
-_ORIGIN = re.compile(r"[a-z]+_[0-9]+ " + STORED_INSTANT_PATTERN.strip("^$"))
+# The patterns below are compiled when first used: every command imports this module (the entry
+# script names it), only import needs them, and compiling them costs more than importing the rest.
 
-# A \uD800-\uDFFF escape that is not half of a pair (an escaped backslash before it is text).
-_LONE_SURROGATE_ESCAPE = re.compile(
-    r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-)
+
+@cache
+def _origin_pattern() -> re.Pattern[str]:
+    """An origin as importedFrom keeps it: the exported id, a space, its createdAt."""
+    return re.compile(r"[a-z]+_[0-9]+ " + STORED_INSTANT_PATTERN.strip("^$"))
+
+
+@cache
+def _lone_surrogate_pattern() -> re.Pattern[str]:
+    """A \\uD800-\\uDFFF escape that is not half of a pair (an escaped backslash before it is text)."""
+    return re.compile(
+        r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2})(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+        r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    )
 
 
 class BackupItem(Protocol):
@@ -271,7 +280,7 @@ def _imported_from(option: str, value: Any, raw_items: list[Any]) -> dict[str, s
             raise validation_error(
                 f"{option} has importedFrom {quoted(key)}, which is no item's id in it.", _HINT
             )
-        if not isinstance(origin, str) or not _ORIGIN.fullmatch(origin):
+        if not isinstance(origin, str) or not _origin_pattern().fullmatch(origin):
             raise validation_error(
                 f"{option} has importedFrom {quoted(key)}: {_shown(origin)}, not an id and a createdAt "
                 "apart by one space, as export writes them.",
@@ -323,7 +332,7 @@ def _document(option: str, text: str) -> Any:
     try:
         document = from_json(text, allow_inf_nan=False)
     except ValueError as error:
-        lone = _LONE_SURROGATE_ESCAPE.search(text) if "hex escape" in str(error) else None
+        lone = _lone_surrogate_pattern().search(text) if "hex escape" in str(error) else None
         if lone is not None:
             raise validation_error(
                 f"{option} holds a lone surrogate, {lone.group(1) or lone.group(2)}: half of a UTF-16 "

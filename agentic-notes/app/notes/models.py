@@ -15,7 +15,7 @@ from pydantic import Field
 
 from agentic_kit.excerpts import EXCERPT_CHARS
 from agentic_kit.ids import id_pattern
-from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
+from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState, empty_list
 from agentic_kit.tags import Tags, tag_problem
 from agentic_kit.text import STORED_LINE_PATTERN
 
@@ -38,7 +38,7 @@ class Note(CamelModel):
     id: NoteId
     title: Title = Field(description=f"One line, 1 to {TITLE_MAX_CHARS} characters, trimmed.")
     body: str = Field("", description=f"Any UTF-8 text up to {BODY_MAX_BYTES} bytes, kept byte for byte.")
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
     due_at: StoredDue | None = Field(None, description=_DUE)
     created_at: StoredInstant = Field(description=_CREATED)
     updated_at: StoredInstant = Field(description=_UPDATED)
@@ -81,7 +81,7 @@ class TagCount(CamelModel):
 
 
 class NotesState(VersionedState):
-    notes: list[Note] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=empty_list)
 
     def entities(self) -> Sequence[Note]:
         return self.notes

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from agentic_kit.dates import to_ms
 from agentic_kit.ids import id_pattern
-from agentic_kit.store import CamelModel, StoredInstant, VersionedState
+from agentic_kit.store import CamelModel, StoredInstant, VersionedState, empty_list
 from agentic_kit.text import STORED_LINE_OR_EMPTY_PATTERN
 
 ID_PREFIX = "tm"
@@ -86,7 +86,7 @@ class TimerView(CamelModel):
 
 
 class TimerState(VersionedState):
-    timers: list[Timer] = Field(default_factory=list)
+    timers: list[Timer] = Field(default_factory=empty_list)
 
     def entities(self) -> Sequence[Timer]:
         return self.timers

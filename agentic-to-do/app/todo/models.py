@@ -13,7 +13,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from agentic_kit.ids import id_pattern
-from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState
+from agentic_kit.store import CamelModel, StoredDue, StoredInstant, VersionedState, empty_list
 from agentic_kit.tags import Tags, tag_problem
 from agentic_kit.text import STORED_LINE_PATTERN
 
@@ -60,7 +60,7 @@ class TodoItem(CamelModel):
     updated_at: StoredInstant = Field(description="When a field last changed (UTC, milliseconds).")
     completed_at: StoredInstant | None = Field(None, description="When it was completed; null while open.")
     # Added in schema version 2; a version-1 file's items load with these defaults.
-    tags: Tags = Field(default_factory=list)
+    tags: Tags = Field(default_factory=empty_list)
     priority: Priority | None = Field(None, description="high, medium or low; null when not set.")
     repeat: str | None = Field(
         None,
@@ -73,7 +73,7 @@ class TodoItem(CamelModel):
 class TodoState(VersionedState):
     SCHEMA_VERSION: ClassVar[int] = 2  # 2 added tags, priority and repeat to every item
 
-    items: list[TodoItem] = Field(default_factory=list)
+    items: list[TodoItem] = Field(default_factory=empty_list)
 
     def entities(self) -> Sequence[TodoItem]:
         return self.items

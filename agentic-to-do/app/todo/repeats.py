@@ -11,7 +11,6 @@ tells a moved 02:30 from a chosen 03:30. One that happens twice (the autumn fold
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
@@ -66,6 +65,8 @@ def _add_months(day: date, months: int) -> date:
     year, month = divmod(index, 12)
     if year > date.max.year:
         return date.max
+    import calendar  # only a monthly or yearly step needs it: every other run is spared its import
+
     last = calendar.monthrange(year, month + 1)[1]
     return date(year, month + 1, min(day.day, last))
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from agentic_kit.store import CamelModel, VersionedState
+from agentic_kit.store import CamelModel, VersionedState, empty_list
 
 ID_PREFIX = "en"
 TEXT_MAX_CHARS = 500
@@ -21,7 +21,7 @@ class Entry(CamelModel):
 
 
 class EntriesState(VersionedState):
-    entries: list[Entry] = Field(default_factory=list)
+    entries: list[Entry] = Field(default_factory=empty_list)
 
     def entities(self) -> Sequence[Entry]:
         """What the store checks on every load: ids unique, in order, and below nextId."""
