@@ -80,10 +80,12 @@ def test_an_entry_script_checks_its_dependencies_before_it_imports_any(script: P
             assert all(name.partition(".")[0] in sys.stdlib_module_names for name in names), names
     for module in preamble:
         source = KIT / f"{module.rpartition('.')[2]}.py"
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import | ast.ImportFrom) and not getattr(node, "level", 0):
+        for found in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(found, ast.Import | ast.ImportFrom) and not getattr(found, "level", 0):
                 names = (
-                    [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                    [found.module or ""]
+                    if isinstance(found, ast.ImportFrom)
+                    else [a.name for a in found.names]
                 )
                 assert all(
                     name.partition(".")[0] in {*sys.stdlib_module_names, "__future__"} for name in names
