@@ -15,6 +15,15 @@ no call with it, and the call's status is still said. It holds no lock and no st
 calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes.
 
+What a call imports that this process does not hold (a library's own lazy import, made as a
+command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
+So each child, as it ends, lists the modules it imported beyond those it was forked with, and
+this process imports them once it is idle (`learn`): the next calls have them. No list of
+names is kept here: what is learnt is what calls import, whatever the package. The list travels
+in memory this process maps for the call (shared, anonymous) and reads once the relay has ended,
+not on a descriptor: a call's child keeps no descriptor of this process's while the script runs,
+as a cold process has none.
+
 Only the standard library, and Python 3.9+: the package's interpreter runs this, not the toolkit's.
 """
 
@@ -27,8 +36,10 @@ import contextlib
 import functools
 import importlib
 import importlib.machinery
+import importlib.util
 import io
 import json
+import mmap
 import os
 import random
 import select
@@ -39,11 +50,14 @@ import sys
 import threading
 import types
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 _MAX_FDS = 4
 _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
+# What a call's child says it imported: a length, then `name NUL origin` lines (cut at a line).
+_REPORT = struct.Struct("!Q")
+_REPORT_SIZE = 1 << 16
 
 
 def main() -> None:
@@ -80,6 +94,16 @@ def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScr
     none): a cold run draws fresh ones, so every call's child reseeds them (one seeded with a
     value keeps the state that value gave it, as it would cold)."""
     unseeded: weakref.WeakSet[random.Random] = weakref.WeakSet()
+    with _recording_unseeded(unseeded):
+        _import_all(script_path)
+        held = hold_script(script_path)
+    return unseeded, held
+
+
+@contextlib.contextmanager
+def _recording_unseeded(unseeded: weakref.WeakSet[random.Random]) -> Iterator[None]:
+    """While it lasts, every random.Random seeded without a value joins `unseeded` (and one
+    seeded with a value leaves it)."""
     seed = random.Random.seed
 
     def recording_seed(self: random.Random, a: Any = None, version: int = 2) -> None:
@@ -88,11 +112,39 @@ def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScr
 
     random.Random.seed = recording_seed  # type: ignore[method-assign]
     try:
-        _import_all(script_path)
-        held = hold_script(script_path)
+        yield
     finally:
         random.Random.seed = seed  # type: ignore[method-assign]
-    return unseeded, held
+
+
+def learn(
+    reported: list[tuple[str, str]],
+    unseeded: weakref.WeakSet[random.Random],
+    loaded: dict[str, tuple[int, int, int]],
+) -> None:
+    """Import the modules calls imported that this process lacks, as the preimport does: an
+    unseeded generator they make is recorded, a failed import is ignored (the next child imports
+    the module itself, as before). A module is imported only if this process finds it where the
+    call found it (its spec's origin), under a parent it holds: a call that changed sys.path
+    imported what a cold run of it would, not what this process would find. Each new module's
+    file is then watched for changes like the rest."""
+    with _recording_unseeded(unseeded):
+        for name, origin in reported:
+            parent = name.rpartition(".")[0]
+            if name in sys.modules or (parent and parent not in sys.modules):
+                continue
+            try:
+                spec = importlib.util.find_spec(name)
+                if spec is None or spec.origin != origin:
+                    continue
+                signature = _signature(origin) if spec.has_location else None
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - broken here: each call imports it as before
+                continue
+            if signature is not None:
+                loaded.setdefault(origin, signature)  # as it was before it was read
+    for file, signature in _module_files(skip=loaded).items():
+        loaded[file] = signature
 
 
 class HeldScript:
@@ -159,13 +211,13 @@ def _main_module(script_path: str) -> types.ModuleType:
     return module
 
 
-def _module_files() -> dict[str, tuple[int, int, int]]:
-    """Each imported module's file and its (size, mtime, inode): a change on disk (an upgrade, a
-    pull, a sync) makes this process stale."""
+def _module_files(skip: Container[str] = ()) -> dict[str, tuple[int, int, int]]:
+    """Each imported module's file (less those in `skip`) and its (size, mtime, inode): a change
+    on disk (an upgrade, a pull, a sync) makes this process stale."""
     found: dict[str, tuple[int, int, int]] = {}
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if isinstance(file, str):
+        if isinstance(file, str) and file not in skip:
             found[file] = _signature(file)
     return found
 
@@ -239,14 +291,30 @@ def serve(
 ) -> None:
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    relays: dict[int, int] = {}  # pidfd -> pid of a call's relay, reaped when it ends
+    # pidfd -> (pid of a call's relay, reaped when it ends; what the call's child reports there)
+    relays: dict[int, tuple[int, mmap.mmap]] = {}
+    known = frozenset(sys.modules)  # what a call's child is forked with
+    reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
+    tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
     while True:
-        for descriptor, _ in poller.poll():
+        events = poller.poll(0 if reported else None)
+        if not events and reported:
+            # Idle: no call waits. Learn what calls imported, so the next ones have it.
+            learn(list(reported.items()), unseeded, loaded)
+            tried.update(reported)
+            reported.clear()
+            known = frozenset(sys.modules)
+            continue
+        for descriptor, _ in events:
             if descriptor != control.fileno():
-                pid = relays.pop(descriptor)
+                pid, report = relays.pop(descriptor)
                 poller.unregister(descriptor)
                 os.close(descriptor)
-                os.waitpid(pid, 0)
+                _, status = os.waitpid(pid, 0)
+                if os.WIFEXITED(status):  # a relay killed may have left its child writing there
+                    news = [(name, origin) for name, origin in _read_report(report) if name not in known]
+                    reported.update((name, origin) for name, origin in news if name not in tried)
+                report.close()
                 continue
             try:
                 message, fds = _receive(control)
@@ -262,14 +330,27 @@ def serve(
                 # A module file changed since it was imported: a cold run would load the new one.
                 # Ending before the call's child starts hands the call to a new warm process.
                 return
+            report = mmap.mmap(-1, _REPORT_SIZE)
             pid = os.fork()
             if pid == 0:
                 control.close()
-                for pidfd in relays:
+                for pidfd, (_, other) in relays.items():
                     os.close(pidfd)
+                    other.close()
                 call = socket.socket(fileno=fds[0])
                 start = functools.partial(
-                    child, call, fds[1:], script, script_path, environ, handlers, mask, unseeded, held
+                    child,
+                    call,
+                    fds[1:],
+                    script,
+                    script_path,
+                    environ,
+                    handlers,
+                    mask,
+                    unseeded,
+                    held,
+                    known,
+                    report,
                 )
                 relay(call, fds[1:], start)
             # The call is the relay's now: this process keeps nothing of it, so its own death
@@ -278,8 +359,40 @@ def serve(
             for fd in fds:
                 os.close(fd)
             pidfd = os.pidfd_open(pid)
-            relays[pidfd] = pid
+            relays[pidfd] = (pid, report)
             poller.register(pidfd, select.POLLIN)
+
+
+def _read_report(report: mmap.mmap) -> list[tuple[str, str]]:
+    """The (name, origin) pairs a call's child wrote (none if it wrote nothing or nonsense)."""
+    try:
+        (size,) = _REPORT.unpack_from(report)
+        text = report[_REPORT.size : _REPORT.size + min(size, _REPORT_SIZE)].decode(
+            "utf-8", "surrogateescape"
+        )
+    except (ValueError, struct.error):
+        return []
+    pairs = [line.split("\0") for line in text.split("\n") if line]
+    return [(pair[0], pair[1]) for pair in pairs if len(pair) == 2]
+
+
+def _write_report(report: mmap.mmap, known: frozenset[str]) -> None:
+    """Say, in `report`, the modules this child imported beyond those it was forked with: each one
+    its own name names (not an alias such as os.path) with an origin to find it by again."""
+    lines = []
+    for name, module in list(sys.modules.items()):
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None)
+        if name in known or getattr(spec, "name", None) != name or not isinstance(origin, str):
+            continue
+        lines.append(f"{name}\0{origin}\n".encode("utf-8", "surrogateescape"))
+    payload = bytearray()
+    for line in lines:
+        if len(payload) + len(line) > _REPORT_SIZE - _REPORT.size:
+            break  # the rest is learnt from a later call
+        payload += line
+    report[_REPORT.size : _REPORT.size + len(payload)] = payload
+    _REPORT.pack_into(report, 0, len(payload))
 
 
 def relay(call: socket.socket, streams: list[int], start_child: Callable[[], None]) -> None:
@@ -350,6 +463,8 @@ def child(
     mask: set[int],
     unseeded: weakref.WeakSet[random.Random],
     held: HeldScript,
+    known: frozenset[str],
+    report: mmap.mmap,
 ) -> None:
     """The forked child: become a cold process of this call, run the script, exit. Never returns."""
     try:
@@ -376,7 +491,7 @@ def child(
         sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
     except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run
         os._exit(127)
-    os._exit(run_script(script_path, held))
+    os._exit(run_script(script_path, held, functools.partial(_write_report, report, known)))
 
 
 def _read_request(call: socket.socket) -> bytes:
@@ -415,11 +530,12 @@ def _fresh_stdio() -> None:
         setattr(sys, f"__{name}__", stream)
 
 
-def run_script(script_path: str, held: HeldScript) -> int:
+def run_script(script_path: str, held: HeldScript, finished: Callable[[], None]) -> int:
     """Run the script as `__main__` (what of it the warm process does not hold) and finish as the
     interpreter does: SystemExit's code, a traceback (from the script's own frames) and 1 for an
     uncaught exception, then threads joined, atexit handlers run and the streams flushed (120 when
-    that fails). An uncaught KeyboardInterrupt ends the process by SIGINT, as it does a cold one."""
+    that fails). An uncaught KeyboardInterrupt ends the process by SIGINT, as it does a cold one.
+    `finished` is called once all of the script is over, before the process ends."""
     module = held.module or _main_module(script_path)
     sys.modules["__main__"] = module
     status = 0
@@ -446,6 +562,8 @@ def run_script(script_path: str, held: HeldScript) -> int:
             stream.flush()
         except Exception:  # noqa: BLE001
             status = 120
+    with contextlib.suppress(BaseException):  # nothing of the call's: its status is settled
+        finished()
     if interrupted:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
