@@ -5,15 +5,18 @@ same shell, interpreter word, working folder and environment (less its AGENTIC_*
 cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on
 the control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's
 own socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the
-call's socket. For each call it forks a relay, hands it the four descriptors (closing its own
-copies at once) and reaps it when it ends (a pidfd). The relay leads a session of its own, forks
-the call's child, waits for it and says its exit status on the call's socket. The child leads a
-session of its own, says its pid on the call's socket, takes the descriptors as 0, 1 and 2 and
-the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter would. So
+call's socket. Each call is handed to a relay (the four descriptors, this process closing its
+copies at once), forked while this process was idle and before the call came (or, if none
+waits, when it comes), and reaped when it ends (a pidfd). The relay leads a session of its own,
+has forked the call's child already, passes it the descriptors, waits for it and says its exit
+status on the call's socket. The child leads a session of its own and sets up what needs no
+call while it waits; then it says its pid on the call's socket, takes the descriptors as 0, 1
+and 2 and the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter
+would. The stale check (a module file changed) is made before a call is handed over. So
 a call that has started is nothing of this process's: killed between or during calls, it takes
-no call with it, and the call's status is still said. It holds no lock and no state between
-calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
-control socket closes.
+no call with it, and the call's status is still said. It holds no lock and nothing of a call
+between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
+control socket closes; an idle pair ends with it.
 
 What a call imports that this process does not hold (a library's own lazy import, made as a
 command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
@@ -29,6 +32,7 @@ Only the standard library, and Python 3.9+: the package's interpreter runs this,
 
 from __future__ import annotations
 
+import array
 import ast
 import atexit
 import builtins
@@ -278,6 +282,18 @@ def _imported_names(path: str, package: str | None) -> list[tuple[str, str | Non
     return names
 
 
+class _Pair:
+    """A relay forked ahead of the call it will serve, with its child forked too, both waiting for
+    the call's descriptors on `handover` (see `relay`). `report` is where the child says what it
+    imported."""
+
+    def __init__(self, pid: int, handover: socket.socket, report: mmap.mmap) -> None:
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.handover = handover
+        self.report = report
+
+
 def serve(
     control: socket.socket,
     script: str,
@@ -289,32 +305,73 @@ def serve(
     unseeded: weakref.WeakSet[random.Random],
     held: HeldScript,
 ) -> None:
+    """Serve calls until the control socket closes. Each call is handed to a relay and child
+    forked ahead of it, while this process was idle (`spare`): the two forks and what the child
+    can set up before it knows its call (its session, environment less AGENTIC_*, signals,
+    reseeded generators) are off the call's path. One spare at most, made only when no call waits
+    or runs; a call that finds none forks its pair then. A spare is made anew after this process
+    learns modules (the old one would lack them), and it ends with this process: its relay waits
+    on a socket whose other end only this process holds."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    # pidfd -> (pid of a call's relay, reaped when it ends; what the call's child reports there)
-    relays: dict[int, tuple[int, mmap.mmap]] = {}
+    relays: dict[int, _Pair] = {}  # pidfd -> a relay, reaped when it ends (the spare's too)
+    spare: _Pair | None = None
     known = frozenset(sys.modules)  # what a call's child is forked with
     reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
     tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
+
+    def fork_pair() -> _Pair:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        report = mmap.mmap(-1, _REPORT_SIZE)
+        pid = os.fork()
+        if pid == 0:
+            # Only this process's end of `handover` may stay open elsewhere: its close (this
+            # process's death) is what ends an idle pair.
+            control.close()
+            ours.close()
+            for other in relays.values():
+                os.close(other.pidfd)
+                other.handover.close()
+                other.report.close()
+            start = functools.partial(
+                child, script, script_path, environ, handlers, mask, unseeded, held, known, report
+            )
+            relay(theirs, start)
+        theirs.close()
+        pair = _Pair(pid, ours, report)
+        relays[pair.pidfd] = pair
+        poller.register(pair.pidfd, select.POLLIN)
+        return pair
+
     while True:
-        events = poller.poll(0 if reported else None)
+        idle = reported or (spare is None and not relays)
+        events = poller.poll(0 if idle else None)
         if not events and reported:
             # Idle: no call waits. Learn what calls imported, so the next ones have it.
             learn(list(reported.items()), unseeded, loaded)
             tried.update(reported)
             reported.clear()
             known = frozenset(sys.modules)
+            if spare is not None:
+                spare.handover.close()  # it lacks what was just learnt: it ends, and is reaped
+                spare = None
+            continue
+        if not events and spare is None and not relays:
+            spare = fork_pair()
             continue
         for descriptor, _ in events:
             if descriptor != control.fileno():
-                pid, report = relays.pop(descriptor)
+                pair = relays.pop(descriptor)
                 poller.unregister(descriptor)
                 os.close(descriptor)
-                _, status = os.waitpid(pid, 0)
+                pair.handover.close()
+                if pair is spare:
+                    spare = None  # killed, or ended on its own: the next call forks its pair
+                _, status = os.waitpid(pair.pid, 0)
                 if os.WIFEXITED(status):  # a relay killed may have left its child writing there
-                    news = [(name, origin) for name, origin in _read_report(report) if name not in known]
+                    news = [(name, origin) for name, origin in _read_report(pair.report) if name not in known]
                     reported.update((name, origin) for name, origin in news if name not in tried)
-                report.close()
+                pair.report.close()
                 continue
             try:
                 message, fds = _receive(control)
@@ -330,37 +387,27 @@ def serve(
                 # A module file changed since it was imported: a cold run would load the new one.
                 # Ending before the call's child starts hands the call to a new warm process.
                 return
-            report = mmap.mmap(-1, _REPORT_SIZE)
-            pid = os.fork()
-            if pid == 0:
-                control.close()
-                for pidfd, (_, other) in relays.items():
-                    os.close(pidfd)
-                    other.close()
-                call = socket.socket(fileno=fds[0])
-                start = functools.partial(
-                    child,
-                    call,
-                    fds[1:],
-                    script,
-                    script_path,
-                    environ,
-                    handlers,
-                    mask,
-                    unseeded,
-                    held,
-                    known,
-                    report,
-                )
-                relay(call, fds[1:], start)
+            # The spare if it still waits (a relay killed meanwhile refuses the descriptors; it is
+            # reaped once its pidfd says it ended), else a pair forked now.
+            if spare is None or not _hand(spare, fds):
+                _hand(fork_pair(), fds)
+            spare = None
             # The call is the relay's now: this process keeps nothing of it, so its own death
             # (killed between or during calls) cannot end a call that has started, nor hide how
             # it ended.
             for fd in fds:
                 os.close(fd)
-            pidfd = os.pidfd_open(pid)
-            relays[pidfd] = (pid, report)
-            poller.register(pidfd, select.POLLIN)
+
+
+def _hand(pair: _Pair, fds: list[int]) -> bool:
+    """Give a pair's relay the call's descriptors; False when it is gone."""
+    try:
+        pair.handover.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+    except OSError:
+        return False
+    finally:
+        pair.handover.close()
+    return True
 
 
 def _read_report(report: mmap.mmap) -> list[tuple[str, str]]:
@@ -395,23 +442,40 @@ def _write_report(report: mmap.mmap, known: frozenset[str]) -> None:
     _REPORT.pack_into(report, 0, len(payload))
 
 
-def relay(call: socket.socket, streams: list[int], start_child: Callable[[], None]) -> None:
+def relay(handover: socket.socket, start_child: Callable[[socket.socket], None]) -> None:
     """One call's relay, forked by the warm process: in a session of its own (out of the warm
-    process's group), it forks the call's child, waits for it and says its exit status on the
-    call's socket, as the shell of a cold call waits for its command. The child's parent is this
-    process, not the warm process, so the status is known however the warm process fares.
-    Never returns."""
+    process's group), it forks the call's child at once, then waits on `handover` for the call's
+    four descriptors and passes them on to the child; it waits for the child and says its exit
+    status on the call's socket, as the shell of a cold call waits for its command. The child's
+    parent is this process, not the warm process, so the status is known however the warm
+    process fares. Given no call (the warm process ended or dropped this pair), it closes the
+    child's socket, which ends the child, and waits for it. Never returns."""
     try:
         os.setsid()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
-            start_child()
+            handover.close()
+            ours.close()
+            start_child(theirs)
+        theirs.close()
+        _, fds = _receive(handover)
+        handover.close()
+        if len(fds) != _MAX_FDS:
+            ours.close()
+            os.waitpid(pid, 0)
+            os._exit(0)
+        call = socket.socket(fileno=fds[0])
+        try:
+            ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+        finally:
+            ours.close()
         # Like the shell of a cold call, this keeps the call's stderr until the child is over,
         # to say there what signal ended it.
-        for fd in streams[:2]:
+        for fd in fds[1:3]:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
-        _finish(call, streams[2], os.waitstatus_to_exitcode(status), status)
+        _finish(call, fds[3], os.waitstatus_to_exitcode(status), status)
     except BaseException:  # noqa: BLE001 - the runtime sees the call's socket close unanswered
         pass
     os._exit(0)
@@ -454,8 +518,6 @@ def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
 
 
 def child(
-    call: socket.socket,
-    streams: list[int],
     script: str,
     script_path: str,
     environ: dict[str, str],
@@ -465,10 +527,30 @@ def child(
     held: HeldScript,
     known: frozenset[str],
     report: mmap.mmap,
+    handover: socket.socket,
 ) -> None:
-    """The forked child: become a cold process of this call, run the script, exit. Never returns."""
+    """The forked child: become a cold process (what needs no call first, while it waits for
+    one), take the call's descriptors from `handover`, become that call's, run the script, exit.
+    Given no call, it exits at once. Never returns."""
+    fds: list[int] = []
     try:
         os.setsid()  # a session and group of its own, which the runtime kills whole
+        os.environ.clear()
+        os.environ.update({k: v for k, v in environ.items() if not k.startswith("AGENTIC_")})
+        for number, handler in handlers.items():
+            if signal.getsignal(number) is not handler and handler is not None:
+                signal.signal(number, handler)  # type: ignore[arg-type]
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for generator in list(unseeded):  # random's own is reseeded at fork by random itself
+            generator.seed()
+        _, fds = _receive(handover)
+        handover.close()
+    except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so
+        os._exit(127 if fds else 0)
+    if len(fds) != _MAX_FDS:
+        os._exit(0)  # no call: its relay was given none, and says nothing
+    try:
+        call, streams = socket.socket(fileno=fds[0]), fds[1:]
         call.sendall(b"P%d\n" % os.getpid())
         request = json.loads(_read_request(call))
         call.close()
@@ -477,16 +559,8 @@ def child(
             os.close(descriptor)
         os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
         os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update({k: v for k, v in environ.items() if not k.startswith("AGENTIC_")})
         os.environ.update(request["agentic"])
-        for number, handler in handlers.items():
-            if signal.getsignal(number) is not handler and handler is not None:
-                signal.signal(number, handler)  # type: ignore[arg-type]
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _fresh_stdio()
-        for generator in list(unseeded):  # random's own is reseeded at fork by random itself
-            generator.seed()
         sys.argv = [script, *request["args"]]
         sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
     except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run

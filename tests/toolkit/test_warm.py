@@ -279,11 +279,10 @@ def test_a_crash_an_exit_or_a_changed_global_dies_with_its_call(tmp_path: Path, 
     assert "RuntimeError: boom" in both(package, ["raise"], warm)[1].stderr
 
 
-def warm_process(root: Path) -> int:
-    """The pid of the package's warm process, found as a person finds it with ps: the interpreter
-    running warm_server.py from the package root (not the shell that started it) whose parent is
-    not one (a call's processes are forked from it, and hold the same command line)."""
-    serving: dict[int, int] = {}  # pid -> parent pid
+def serving_processes(root: Path) -> dict[int, int]:
+    """pid -> parent pid of each interpreter running warm_server.py from the package root (not the
+    shell that started it): its warm process, and the relays and children forked from it."""
+    serving: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -293,6 +292,14 @@ def warm_process(root: Path) -> int:
                 serving[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except OSError:
             continue  # ended meanwhile
+    return serving
+
+
+def warm_process(root: Path) -> int:
+    """The pid of the package's warm process, found as a person finds it with ps: the one of the
+    serving processes whose parent is not one (a call's processes are forked from it, and hold
+    the same command line)."""
+    serving = serving_processes(root)
     found = [pid for pid, parent in serving.items() if parent not in serving]
     assert len(found) == 1, serving
     return found[0]
@@ -874,3 +881,35 @@ def test_a_module_the_warm_process_would_find_elsewhere_is_not_learnt(
         same(cold, hot)
         assert hot.document == {"imported in this call": True, "from": "plugins"}
         time.sleep(0.05)
+
+
+def test_the_next_calls_processes_are_forked_ahead_and_end_with_the_warm_process(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Idle, the warm process forks the next call's relay and child, which wait for the call: the
+    call is then served by that child. Killed, the warm process takes an idle pair with it (it
+    has no call), and the next call starts a new warm process."""
+    package = python_package(tmp_path, 'import os\nprint(\'{"ok": true, "pid": %d}\' % os.getpid())\n')
+    assert invoke(package, ["echo"], warm=warm, timeout=20).exit_status == 0
+
+    def pair_waiting() -> int:
+        """The child of the pair forked ahead: its parent is the relay, whose parent is the warm process."""
+        give_up = time.monotonic() + 10
+        while time.monotonic() < give_up:
+            serving, server = serving_processes(package.root), warm_process(package.root)
+            children = [pid for pid, parent in serving.items() if serving.get(parent) == server]
+            if children:
+                return children[0]
+            time.sleep(0.01)
+        raise AssertionError("no pair was forked ahead of the next call")
+
+    waiting = pair_waiting()
+    assert invoke(package, ["echo"], warm=warm).document == {"ok": True, "pid": waiting}
+    pair_waiting()
+    os.kill(warm_process(package.root), signal.SIGKILL)
+    give_up = time.monotonic() + 10
+    while serving_processes(package.root) and time.monotonic() < give_up:
+        time.sleep(0.01)
+    assert serving_processes(package.root) == {}
+    answer = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (answer.exit_status, answer.violations) == (0, [])
