@@ -450,8 +450,8 @@ def relay(handover: socket.socket, start_child: Callable[[socket.socket], None])
     parent is this process, not the warm process, so the status is known however the warm
     process fares. Given no call (the warm process ended or dropped this pair), it closes the
     child's socket, which ends the child, and waits for it. Never returns."""
-    try:
-        os.setsid()
+
+    def fork_child() -> tuple[int, socket.socket]:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
@@ -459,6 +459,11 @@ def relay(handover: socket.socket, start_child: Callable[[socket.socket], None])
             ours.close()
             start_child(theirs)
         theirs.close()
+        return pid, ours
+
+    try:
+        os.setsid()
+        pid, ours = fork_child()
         _, fds = _receive(handover)
         handover.close()
         if len(fds) != _MAX_FDS:
@@ -467,6 +472,12 @@ def relay(handover: socket.socket, start_child: Callable[[socket.socket], None])
             os._exit(0)
         call = socket.socket(fileno=fds[0])
         try:
+            ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+        except OSError:
+            # The child died as it waited (killed): nothing of the call has run; a new one runs it.
+            ours.close()
+            os.waitpid(pid, 0)
+            pid, ours = fork_child()
             ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
         finally:
             ours.close()

@@ -883,29 +883,32 @@ def test_a_module_the_warm_process_would_find_elsewhere_is_not_learnt(
         time.sleep(0.05)
 
 
+PID_PROBE = 'import os\nprint(\'{"ok": true, "pid": %d}\' % os.getpid())\n'
+
+
+def pair_waiting(root: Path) -> int:
+    """The child of the pair forked ahead: its parent is the relay, whose parent is the warm process."""
+    give_up = time.monotonic() + 10
+    while time.monotonic() < give_up:
+        serving, server = serving_processes(root), warm_process(root)
+        children = [pid for pid, parent in serving.items() if serving.get(parent) == server]
+        if children:
+            return children[0]
+        time.sleep(0.01)
+    raise AssertionError("no pair was forked ahead of the next call")
+
+
 def test_the_next_calls_processes_are_forked_ahead_and_end_with_the_warm_process(
     tmp_path: Path, warm: WarmRuntime
 ) -> None:
     """Idle, the warm process forks the next call's relay and child, which wait for the call: the
     call is then served by that child. Killed, the warm process takes an idle pair with it (it
     has no call), and the next call starts a new warm process."""
-    package = python_package(tmp_path, 'import os\nprint(\'{"ok": true, "pid": %d}\' % os.getpid())\n')
+    package = python_package(tmp_path, PID_PROBE)
     assert invoke(package, ["echo"], warm=warm, timeout=20).exit_status == 0
-
-    def pair_waiting() -> int:
-        """The child of the pair forked ahead: its parent is the relay, whose parent is the warm process."""
-        give_up = time.monotonic() + 10
-        while time.monotonic() < give_up:
-            serving, server = serving_processes(package.root), warm_process(package.root)
-            children = [pid for pid, parent in serving.items() if serving.get(parent) == server]
-            if children:
-                return children[0]
-            time.sleep(0.01)
-        raise AssertionError("no pair was forked ahead of the next call")
-
-    waiting = pair_waiting()
+    waiting = pair_waiting(package.root)
     assert invoke(package, ["echo"], warm=warm).document == {"ok": True, "pid": waiting}
-    pair_waiting()
+    pair_waiting(package.root)
     os.kill(warm_process(package.root), signal.SIGKILL)
     give_up = time.monotonic() + 10
     while serving_processes(package.root) and time.monotonic() < give_up:
@@ -913,3 +916,24 @@ def test_the_next_calls_processes_are_forked_ahead_and_end_with_the_warm_process
     assert serving_processes(package.root) == {}
     answer = invoke(package, ["echo"], warm=warm, timeout=20)
     assert (answer.exit_status, answer.violations) == (0, [])
+
+
+def test_a_call_whose_waiting_child_was_killed_is_run_by_a_new_child(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """The child forked ahead, killed as it waits, has run nothing of a call: its relay forks
+    another for the call, in the same warm process."""
+    package = python_package(tmp_path, PID_PROBE)
+    assert invoke(package, ["echo"], warm=warm, timeout=20).exit_status == 0
+    waiting, server = pair_waiting(package.root), warm_process(package.root)
+    os.kill(waiting, signal.SIGKILL)
+    # Dead once it is a zombie (its relay reaps it only when given a call): a kill still under
+    # way as the call is handed over would kill the call's own child, as it would a cold one's.
+    stat = Path(f"/proc/{waiting}/stat")
+    give_up = time.monotonic() + 10
+    while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" and time.monotonic() < give_up:
+        time.sleep(0.01)
+    answer = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (answer.exit_status, answer.stderr, answer.violations) == (0, "", [])
+    assert answer.document["pid"] != waiting
+    assert warm_process(package.root) == server
