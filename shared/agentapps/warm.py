@@ -6,18 +6,20 @@ process (warm_server.py) per package, interpreter word, script and environment l
 AGENTIC_* settings. It is started exactly as a cold call starts: from the package root, through
 the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
 imports what the script imports (and what the package's own modules import, lazily too), then
-serves each call with a child of its own: it forks a relay (the call's shell, in effect), which
-forks the child and waits for it. The child leads a session of its own, takes the call's stdin,
-stdout and stderr (passed as descriptors over a Unix socket, so the bytes are the app's own), its
-arguments and AGENTIC_* settings, a cold process's signal state, and runs the script as
-`__main__` (of a script with a main guard, only the guarded statements: the warm process has run
-its body, the app and its commands, once). Whatever the child does — crash, os._exit, leak a
-handle, change a global — dies with it.
+serves each call with a child of its own: a relay (the call's shell, in effect) that forks the
+child and waits for it, the pair forked while the warm process is idle, ahead of the call it will
+serve. What modules its calls import beyond its own, the warm process imports between calls.
+The child leads a session of its own, takes the call's stdin, stdout and stderr (passed as
+descriptors over a Unix socket, so the bytes are the app's own), its arguments and AGENTIC_*
+settings, a cold process's signal state, and runs the script as `__main__` (of a script with a
+main guard, only the guarded statements: the warm process has run its body, the app and its
+commands, once). Whatever the child does — crash, os._exit, leak a handle, change a global —
+dies with it.
 
 The call is bounded by process.collect, the very code that bounds a cold call: the same timeout
 for the whole call (the wait for a warm process to start included), the same output cap, the
 same grace and group kill. Two calls at once are two children. The warm process holds no lock and
-no state between calls, and nothing of a call once it has forked the relay. When it dies:
+no state between calls, and nothing of a call once it has handed it to the relay. When it dies:
 - between calls, it is started again on the next call (one found dead, or dying: a call handed
   to it that no child has started is handed to a new one, once, within the same deadline);
 - during a call, the call goes on: its child is not killed, and its relay says its exit status;

@@ -5,21 +5,34 @@ same shell, interpreter word, working folder and environment (less its AGENTIC_*
 cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on
 the control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's
 own socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the
-call's socket. For each call it forks a relay, hands it the four descriptors (closing its own
-copies at once) and reaps it when it ends (a pidfd). The relay leads a session of its own, forks
-the call's child, waits for it and says its exit status on the call's socket. The child leads a
-session of its own, says its pid on the call's socket, takes the descriptors as 0, 1 and 2 and
-the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter would. So
+call's socket. Each call is handed to a relay (the four descriptors, this process closing its
+copies at once), forked while this process was idle and before the call came (or, if none
+waits, when it comes), and reaped when it ends (a pidfd). The relay leads a session of its own,
+has forked the call's child already, passes it the descriptors, waits for it and says its exit
+status on the call's socket. The child leads a session of its own and sets up what needs no
+call while it waits; then it says its pid on the call's socket, takes the descriptors as 0, 1
+and 2 and the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter
+would. The stale check (a module file changed) is made before a call is handed over. So
 a call that has started is nothing of this process's: killed between or during calls, it takes
-no call with it, and the call's status is still said. It holds no lock and no state between
-calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
-control socket closes.
+no call with it, and the call's status is still said. It holds no lock and nothing of a call
+between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
+control socket closes; an idle pair ends with it.
+
+What a call imports that this process does not hold (a library's own lazy import, made as a
+command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
+So each child, as it ends, lists the modules it imported beyond those it was forked with, and
+this process imports them once it is idle (`learn`): the next calls have them. No list of
+names is kept here: what is learnt is what calls import, whatever the package. The list travels
+in memory this process maps for the call (shared, anonymous) and reads once the relay has ended,
+not on a descriptor: a call's child keeps no descriptor of this process's while the script runs,
+as a cold process has none.
 
 Only the standard library, and Python 3.9+: the package's interpreter runs this, not the toolkit's.
 """
 
 from __future__ import annotations
 
+import array
 import ast
 import atexit
 import builtins
@@ -27,8 +40,10 @@ import contextlib
 import functools
 import importlib
 import importlib.machinery
+import importlib.util
 import io
 import json
+import mmap
 import os
 import random
 import select
@@ -39,11 +54,14 @@ import sys
 import threading
 import types
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 _MAX_FDS = 4
 _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
+# What a call's child says it imported: a length, then `name NUL origin` lines (cut at a line).
+_REPORT = struct.Struct("!Q")
+_REPORT_SIZE = 1 << 16
 
 
 def main() -> None:
@@ -80,6 +98,16 @@ def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScr
     none): a cold run draws fresh ones, so every call's child reseeds them (one seeded with a
     value keeps the state that value gave it, as it would cold)."""
     unseeded: weakref.WeakSet[random.Random] = weakref.WeakSet()
+    with _recording_unseeded(unseeded):
+        _import_all(script_path)
+        held = hold_script(script_path)
+    return unseeded, held
+
+
+@contextlib.contextmanager
+def _recording_unseeded(unseeded: weakref.WeakSet[random.Random]) -> Iterator[None]:
+    """While it lasts, every random.Random seeded without a value joins `unseeded` (and one
+    seeded with a value leaves it)."""
     seed = random.Random.seed
 
     def recording_seed(self: random.Random, a: Any = None, version: int = 2) -> None:
@@ -88,11 +116,39 @@ def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScr
 
     random.Random.seed = recording_seed  # type: ignore[method-assign]
     try:
-        _import_all(script_path)
-        held = hold_script(script_path)
+        yield
     finally:
         random.Random.seed = seed  # type: ignore[method-assign]
-    return unseeded, held
+
+
+def learn(
+    reported: list[tuple[str, str]],
+    unseeded: weakref.WeakSet[random.Random],
+    loaded: dict[str, tuple[int, int, int]],
+) -> None:
+    """Import the modules calls imported that this process lacks, as the preimport does: an
+    unseeded generator they make is recorded, a failed import is ignored (the next child imports
+    the module itself, as before). A module is imported only if this process finds it where the
+    call found it (its spec's origin), under a parent it holds: a call that changed sys.path
+    imported what a cold run of it would, not what this process would find. Each new module's
+    file is then watched for changes like the rest."""
+    with _recording_unseeded(unseeded):
+        for name, origin in reported:
+            parent = name.rpartition(".")[0]
+            if name in sys.modules or (parent and parent not in sys.modules):
+                continue
+            try:
+                spec = importlib.util.find_spec(name)
+                if spec is None or spec.origin != origin:
+                    continue
+                signature = _signature(origin) if spec.has_location else None
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - broken here: each call imports it as before
+                continue
+            if signature is not None:
+                loaded.setdefault(origin, signature)  # as it was before it was read
+    for file, signature in _module_files(skip=loaded).items():
+        loaded[file] = signature
 
 
 class HeldScript:
@@ -159,13 +215,13 @@ def _main_module(script_path: str) -> types.ModuleType:
     return module
 
 
-def _module_files() -> dict[str, tuple[int, int, int]]:
-    """Each imported module's file and its (size, mtime, inode): a change on disk (an upgrade, a
-    pull, a sync) makes this process stale."""
+def _module_files(skip: Container[str] = ()) -> dict[str, tuple[int, int, int]]:
+    """Each imported module's file (less those in `skip`) and its (size, mtime, inode): a change
+    on disk (an upgrade, a pull, a sync) makes this process stale."""
     found: dict[str, tuple[int, int, int]] = {}
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if isinstance(file, str):
+        if isinstance(file, str) and file not in skip:
             found[file] = _signature(file)
     return found
 
@@ -226,6 +282,18 @@ def _imported_names(path: str, package: str | None) -> list[tuple[str, str | Non
     return names
 
 
+class _Pair:
+    """A relay forked ahead of the call it will serve, with its child forked too, both waiting for
+    the call's descriptors on `handover` (see `relay`). `report` is where the child says what it
+    imported."""
+
+    def __init__(self, pid: int, handover: socket.socket, report: mmap.mmap) -> None:
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.handover = handover
+        self.report = report
+
+
 def serve(
     control: socket.socket,
     script: str,
@@ -237,16 +305,73 @@ def serve(
     unseeded: weakref.WeakSet[random.Random],
     held: HeldScript,
 ) -> None:
+    """Serve calls until the control socket closes. Each call is handed to a relay and child
+    forked ahead of it, while this process was idle (`spare`): the two forks and what the child
+    can set up before it knows its call (its session, environment less AGENTIC_*, signals,
+    reseeded generators) are off the call's path. One spare at most, made only when no call waits
+    or runs; a call that finds none forks its pair then. A spare is made anew after this process
+    learns modules (the old one would lack them), and it ends with this process: its relay waits
+    on a socket whose other end only this process holds."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
-    relays: dict[int, int] = {}  # pidfd -> pid of a call's relay, reaped when it ends
+    relays: dict[int, _Pair] = {}  # pidfd -> a relay, reaped when it ends (the spare's too)
+    spare: _Pair | None = None
+    known = frozenset(sys.modules)  # what a call's child is forked with
+    reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
+    tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
+
+    def fork_pair() -> _Pair:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        report = mmap.mmap(-1, _REPORT_SIZE)
+        pid = os.fork()
+        if pid == 0:
+            # Only this process's end of `handover` may stay open elsewhere: its close (this
+            # process's death) is what ends an idle pair.
+            control.close()
+            ours.close()
+            for other in relays.values():
+                os.close(other.pidfd)
+                other.handover.close()
+                other.report.close()
+            start = functools.partial(
+                child, script, script_path, environ, handlers, mask, unseeded, held, known, report
+            )
+            relay(theirs, start)
+        theirs.close()
+        pair = _Pair(pid, ours, report)
+        relays[pair.pidfd] = pair
+        poller.register(pair.pidfd, select.POLLIN)
+        return pair
+
     while True:
-        for descriptor, _ in poller.poll():
+        idle = reported or (spare is None and not relays)
+        events = poller.poll(0 if idle else None)
+        if not events and reported:
+            # Idle: no call waits. Learn what calls imported, so the next ones have it.
+            learn(list(reported.items()), unseeded, loaded)
+            tried.update(reported)
+            reported.clear()
+            known = frozenset(sys.modules)
+            if spare is not None:
+                spare.handover.close()  # it lacks what was just learnt: it ends, and is reaped
+                spare = None
+            continue
+        if not events and spare is None and not relays:
+            spare = fork_pair()
+            continue
+        for descriptor, _ in events:
             if descriptor != control.fileno():
-                pid = relays.pop(descriptor)
+                pair = relays.pop(descriptor)
                 poller.unregister(descriptor)
                 os.close(descriptor)
-                os.waitpid(pid, 0)
+                pair.handover.close()
+                if pair is spare:
+                    spare = None  # killed, or ended on its own: the next call forks its pair
+                _, status = os.waitpid(pair.pid, 0)
+                if os.WIFEXITED(status):  # a relay killed may have left its child writing there
+                    news = [(name, origin) for name, origin in _read_report(pair.report) if name not in known]
+                    reported.update((name, origin) for name, origin in news if name not in tried)
+                pair.report.close()
                 continue
             try:
                 message, fds = _receive(control)
@@ -262,43 +387,106 @@ def serve(
                 # A module file changed since it was imported: a cold run would load the new one.
                 # Ending before the call's child starts hands the call to a new warm process.
                 return
-            pid = os.fork()
-            if pid == 0:
-                control.close()
-                for pidfd in relays:
-                    os.close(pidfd)
-                call = socket.socket(fileno=fds[0])
-                start = functools.partial(
-                    child, call, fds[1:], script, script_path, environ, handlers, mask, unseeded, held
-                )
-                relay(call, fds[1:], start)
+            # The spare if it still waits (a relay killed meanwhile refuses the descriptors; it is
+            # reaped once its pidfd says it ended), else a pair forked now.
+            if spare is None or not _hand(spare, fds):
+                _hand(fork_pair(), fds)
+            spare = None
             # The call is the relay's now: this process keeps nothing of it, so its own death
             # (killed between or during calls) cannot end a call that has started, nor hide how
             # it ended.
             for fd in fds:
                 os.close(fd)
-            pidfd = os.pidfd_open(pid)
-            relays[pidfd] = pid
-            poller.register(pidfd, select.POLLIN)
 
 
-def relay(call: socket.socket, streams: list[int], start_child: Callable[[], None]) -> None:
-    """One call's relay, forked by the warm process: in a session of its own (out of the warm
-    process's group), it forks the call's child, waits for it and says its exit status on the
-    call's socket, as the shell of a cold call waits for its command. The child's parent is this
-    process, not the warm process, so the status is known however the warm process fares.
-    Never returns."""
+def _hand(pair: _Pair, fds: list[int]) -> bool:
+    """Give a pair's relay the call's descriptors; False when it is gone."""
     try:
-        os.setsid()
+        pair.handover.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+    except OSError:
+        return False
+    finally:
+        pair.handover.close()
+    return True
+
+
+def _read_report(report: mmap.mmap) -> list[tuple[str, str]]:
+    """The (name, origin) pairs a call's child wrote (none if it wrote nothing or nonsense)."""
+    try:
+        (size,) = _REPORT.unpack_from(report)
+        text = report[_REPORT.size : _REPORT.size + min(size, _REPORT_SIZE)].decode(
+            "utf-8", "surrogateescape"
+        )
+    except (ValueError, struct.error):
+        return []
+    pairs = [line.split("\0") for line in text.split("\n") if line]
+    return [(pair[0], pair[1]) for pair in pairs if len(pair) == 2]
+
+
+def _write_report(report: mmap.mmap, known: frozenset[str]) -> None:
+    """Say, in `report`, the modules this child imported beyond those it was forked with: each one
+    its own name names (not an alias such as os.path) with an origin to find it by again."""
+    lines = []
+    for name, module in list(sys.modules.items()):
+        spec = getattr(module, "__spec__", None)
+        origin = getattr(spec, "origin", None)
+        if name in known or getattr(spec, "name", None) != name or not isinstance(origin, str):
+            continue
+        lines.append(f"{name}\0{origin}\n".encode("utf-8", "surrogateescape"))
+    payload = bytearray()
+    for line in lines:
+        if len(payload) + len(line) > _REPORT_SIZE - _REPORT.size:
+            break  # the rest is learnt from a later call
+        payload += line
+    report[_REPORT.size : _REPORT.size + len(payload)] = payload
+    _REPORT.pack_into(report, 0, len(payload))
+
+
+def relay(handover: socket.socket, start_child: Callable[[socket.socket], None]) -> None:
+    """One call's relay, forked by the warm process: in a session of its own (out of the warm
+    process's group), it forks the call's child at once, then waits on `handover` for the call's
+    four descriptors and passes them on to the child; it waits for the child and says its exit
+    status on the call's socket, as the shell of a cold call waits for its command. The child's
+    parent is this process, not the warm process, so the status is known however the warm
+    process fares. Given no call (the warm process ended or dropped this pair), it closes the
+    child's socket, which ends the child, and waits for it. Never returns."""
+
+    def fork_child() -> tuple[int, socket.socket]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
-            start_child()
+            handover.close()
+            ours.close()
+            start_child(theirs)
+        theirs.close()
+        return pid, ours
+
+    try:
+        os.setsid()
+        pid, ours = fork_child()
+        _, fds = _receive(handover)
+        handover.close()
+        if len(fds) != _MAX_FDS:
+            ours.close()
+            os.waitpid(pid, 0)
+            os._exit(0)
+        call = socket.socket(fileno=fds[0])
+        try:
+            ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+        except OSError:
+            # The child died as it waited (killed): nothing of the call has run; a new one runs it.
+            ours.close()
+            os.waitpid(pid, 0)
+            pid, ours = fork_child()
+            ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
+        finally:
+            ours.close()
         # Like the shell of a cold call, this keeps the call's stderr until the child is over,
         # to say there what signal ended it.
-        for fd in streams[:2]:
+        for fd in fds[1:3]:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
-        _finish(call, streams[2], os.waitstatus_to_exitcode(status), status)
+        _finish(call, fds[3], os.waitstatus_to_exitcode(status), status)
     except BaseException:  # noqa: BLE001 - the runtime sees the call's socket close unanswered
         pass
     os._exit(0)
@@ -341,8 +529,6 @@ def _receive(control: socket.socket) -> tuple[bytes, list[int]]:
 
 
 def child(
-    call: socket.socket,
-    streams: list[int],
     script: str,
     script_path: str,
     environ: dict[str, str],
@@ -350,10 +536,32 @@ def child(
     mask: set[int],
     unseeded: weakref.WeakSet[random.Random],
     held: HeldScript,
+    known: frozenset[str],
+    report: mmap.mmap,
+    handover: socket.socket,
 ) -> None:
-    """The forked child: become a cold process of this call, run the script, exit. Never returns."""
+    """The forked child: become a cold process (what needs no call first, while it waits for
+    one), take the call's descriptors from `handover`, become that call's, run the script, exit.
+    Given no call, it exits at once. Never returns."""
+    fds: list[int] = []
     try:
         os.setsid()  # a session and group of its own, which the runtime kills whole
+        os.environ.clear()
+        os.environ.update({k: v for k, v in environ.items() if not k.startswith("AGENTIC_")})
+        for number, handler in handlers.items():
+            if signal.getsignal(number) is not handler and handler is not None:
+                signal.signal(number, handler)  # type: ignore[arg-type]
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for generator in list(unseeded):  # random's own is reseeded at fork by random itself
+            generator.seed()
+        _, fds = _receive(handover)
+        handover.close()
+    except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so
+        os._exit(127 if fds else 0)
+    if len(fds) != _MAX_FDS:
+        os._exit(0)  # no call: its relay was given none, and says nothing
+    try:
+        call, streams = socket.socket(fileno=fds[0]), fds[1:]
         call.sendall(b"P%d\n" % os.getpid())
         request = json.loads(_read_request(call))
         call.close()
@@ -362,21 +570,13 @@ def child(
             os.close(descriptor)
         os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536)
         os.chdir(request["cwd"])
-        os.environ.clear()
-        os.environ.update({k: v for k, v in environ.items() if not k.startswith("AGENTIC_")})
         os.environ.update(request["agentic"])
-        for number, handler in handlers.items():
-            if signal.getsignal(number) is not handler and handler is not None:
-                signal.signal(number, handler)  # type: ignore[arg-type]
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _fresh_stdio()
-        for generator in list(unseeded):  # random's own is reseeded at fork by random itself
-            generator.seed()
         sys.argv = [script, *request["args"]]
         sys.orig_argv = [*sys.orig_argv[:1], script, *request["args"]]
     except BaseException:  # noqa: BLE001 - the call could not be set up; nothing of it has run
         os._exit(127)
-    os._exit(run_script(script_path, held))
+    os._exit(run_script(script_path, held, functools.partial(_write_report, report, known)))
 
 
 def _read_request(call: socket.socket) -> bytes:
@@ -415,11 +615,12 @@ def _fresh_stdio() -> None:
         setattr(sys, f"__{name}__", stream)
 
 
-def run_script(script_path: str, held: HeldScript) -> int:
+def run_script(script_path: str, held: HeldScript, finished: Callable[[], None]) -> int:
     """Run the script as `__main__` (what of it the warm process does not hold) and finish as the
     interpreter does: SystemExit's code, a traceback (from the script's own frames) and 1 for an
     uncaught exception, then threads joined, atexit handlers run and the streams flushed (120 when
-    that fails). An uncaught KeyboardInterrupt ends the process by SIGINT, as it does a cold one."""
+    that fails). An uncaught KeyboardInterrupt ends the process by SIGINT, as it does a cold one.
+    `finished` is called once all of the script is over, before the process ends."""
     module = held.module or _main_module(script_path)
     sys.modules["__main__"] = module
     status = 0
@@ -446,6 +647,8 @@ def run_script(script_path: str, held: HeldScript) -> int:
             stream.flush()
         except Exception:  # noqa: BLE001
             status = 120
+    with contextlib.suppress(BaseException):  # nothing of the call's: its status is settled
+        finished()
     if interrupted:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)

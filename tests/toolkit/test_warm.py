@@ -279,11 +279,10 @@ def test_a_crash_an_exit_or_a_changed_global_dies_with_its_call(tmp_path: Path, 
     assert "RuntimeError: boom" in both(package, ["raise"], warm)[1].stderr
 
 
-def warm_process(root: Path) -> int:
-    """The pid of the package's warm process, found as a person finds it with ps: the interpreter
-    running warm_server.py from the package root (not the shell that started it) whose parent is
-    not one (a call's processes are forked from it, and hold the same command line)."""
-    serving: dict[int, int] = {}  # pid -> parent pid
+def serving_processes(root: Path) -> dict[int, int]:
+    """pid -> parent pid of each interpreter running warm_server.py from the package root (not the
+    shell that started it): its warm process, and the relays and children forked from it."""
+    serving: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -293,6 +292,14 @@ def warm_process(root: Path) -> int:
                 serving[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except OSError:
             continue  # ended meanwhile
+    return serving
+
+
+def warm_process(root: Path) -> int:
+    """The pid of the package's warm process, found as a person finds it with ps: the one of the
+    serving processes whose parent is not one (a call's processes are forked from it, and hold
+    the same command line)."""
+    serving = serving_processes(root)
     found = [pid for pid, parent in serving.items() if parent not in serving]
     assert len(found) == 1, serving
     return found[0]
@@ -774,3 +781,159 @@ def test_a_guarded_script_whose_body_needs_a_call_runs_cold(tmp_path: Path, warm
         cold, hot = both(package, ["probe"], warm, env=env)
         same(cold, hot)
         assert hot.document == {"setting": value}
+
+
+# What a call imports that the warm process lacks: learnt by the warm process for the next calls.
+
+LAZY = """
+import importlib, json, os, sys
+module = importlib.import_module("help" + "er")  # a name no import statement gives the preimport
+print(json.dumps({"imported in this call": module.IMPORTED_IN == os.getpid(), **module.answer()}))
+"""
+
+
+def learnt(package: Package, warm: WarmRuntime, **options: object) -> Any:
+    """The first warm answer whose helper module was imported before the call (by the warm
+    process, once it has learnt it from an earlier call)."""
+    for _ in range(200):
+        answer = invoke(package, ["echo"], warm=warm, **options).document  # type: ignore[arg-type]
+        if not answer["imported in this call"]:
+            return answer
+        time.sleep(0.02)  # the warm process learns when no call waits
+    raise AssertionError("the module a call imports was imported anew in every call")
+
+
+def test_a_module_a_call_imports_is_imported_by_the_warm_process_for_the_next_calls(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """As the preimport's, a learnt module's unseeded generator is fresh in every call, and its
+    file is watched: a new version on disk is served as cold serves it."""
+    helper = """
+        import os, random
+        IMPORTED_IN = os.getpid()
+        VERSION = 1
+        fresh = random.Random()
+        def answer():
+            return {"version": VERSION, "draw": fresh.getrandbits(60)}
+        """
+    package = python_package(tmp_path, LAZY, module=helper)
+    assert invoke(package, ["echo"]).document["imported in this call"]  # cold: the call imports it
+    assert learnt(package, warm)["version"] == 1
+    draws = {invoke(package, ["echo"], warm=warm).document["draw"] for _ in range(3)}
+    assert len(draws) == 3
+    # Another size: a rewrite within the same second as the first is otherwise read from the
+    # bytecode cached for the first (whose header holds the source's size and mtime in seconds).
+    new = textwrap.dedent(helper).replace("VERSION = 1", "VERSION = 22")
+    (package.root / "app" / "helper.py").write_text(new)
+    cold, hot = both(package, ["echo"], warm)
+    assert json.loads(hot.stdout)["version"] == json.loads(cold.stdout)["version"] == 22
+    assert learnt(package, warm)["version"] == 22
+
+
+def test_a_module_whose_import_fails_in_the_warm_process_is_imported_by_each_call(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """One that needs what only a call has (an AGENTIC_* setting) fails in the warm process,
+    which goes on serving: each call imports it itself, with the answer a cold call gives."""
+    package = python_package(
+        tmp_path,
+        LAZY,
+        module="""
+            import os
+            IMPORTED_IN, SETTING = os.getpid(), os.environ["AGENTIC_PROBE"]
+            def answer():
+                return {"setting": SETTING}
+            """,
+    )
+    env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
+    for value in ("first", "second", "third", "fourth", "fifth"):
+        env["AGENTIC_PROBE"] = value
+        cold, hot = both(package, ["echo"], warm, env=env)
+        same(cold, hot)
+        assert hot.document == {"imported in this call": True, "setting": value}
+        time.sleep(0.05)  # time enough for the warm process to try it
+    first = warm_process(package.root)
+    assert invoke(package, ["echo"], warm=warm, env=env).exit_status == 0
+    assert warm_process(package.root) == first
+
+
+def test_a_module_the_warm_process_would_find_elsewhere_is_not_learnt(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """A call that puts a folder first on sys.path imports its module from there; the warm process,
+    without that folder, would find another of the same name: it is not imported, and every call
+    gets the one a cold call gets."""
+    shadow = """
+        import os
+        IMPORTED_IN = os.getpid()
+        def answer():
+            return {"from": %r}
+        """
+    package = python_package(
+        tmp_path,
+        'import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), "plugins"))\n' + LAZY,
+        module=shadow % "app",
+    )
+    (package.root / "app" / "plugins").mkdir()
+    (package.root / "app" / "plugins" / "helper.py").write_text(textwrap.dedent(shadow % "plugins"))
+    for _ in range(5):
+        cold, hot = both(package, ["echo"], warm)
+        same(cold, hot)
+        assert hot.document == {"imported in this call": True, "from": "plugins"}
+        time.sleep(0.05)
+
+
+PID_PROBE = 'import os\nprint(\'{"ok": true, "pid": %d}\' % os.getpid())\n'
+
+
+def pair_waiting(root: Path) -> int:
+    """The child of the pair forked ahead: its parent is the relay, whose parent is the warm process."""
+    give_up = time.monotonic() + 10
+    while time.monotonic() < give_up:
+        serving, server = serving_processes(root), warm_process(root)
+        children = [pid for pid, parent in serving.items() if serving.get(parent) == server]
+        if children:
+            return children[0]
+        time.sleep(0.01)
+    raise AssertionError("no pair was forked ahead of the next call")
+
+
+def test_the_next_calls_processes_are_forked_ahead_and_end_with_the_warm_process(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Idle, the warm process forks the next call's relay and child, which wait for the call: the
+    call is then served by that child. Killed, the warm process takes an idle pair with it (it
+    has no call), and the next call starts a new warm process."""
+    package = python_package(tmp_path, PID_PROBE)
+    assert invoke(package, ["echo"], warm=warm, timeout=20).exit_status == 0
+    waiting = pair_waiting(package.root)
+    assert invoke(package, ["echo"], warm=warm).document == {"ok": True, "pid": waiting}
+    pair_waiting(package.root)
+    os.kill(warm_process(package.root), signal.SIGKILL)
+    give_up = time.monotonic() + 10
+    while serving_processes(package.root) and time.monotonic() < give_up:
+        time.sleep(0.01)
+    assert serving_processes(package.root) == {}
+    answer = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (answer.exit_status, answer.violations) == (0, [])
+
+
+def test_a_call_whose_waiting_child_was_killed_is_run_by_a_new_child(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """The child forked ahead, killed as it waits, has run nothing of a call: its relay forks
+    another for the call, in the same warm process."""
+    package = python_package(tmp_path, PID_PROBE)
+    assert invoke(package, ["echo"], warm=warm, timeout=20).exit_status == 0
+    waiting, server = pair_waiting(package.root), warm_process(package.root)
+    os.kill(waiting, signal.SIGKILL)
+    # Dead once it is a zombie (its relay reaps it only when given a call): a kill still under
+    # way as the call is handed over would kill the call's own child, as it would a cold one's.
+    stat = Path(f"/proc/{waiting}/stat")
+    give_up = time.monotonic() + 10
+    while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z" and time.monotonic() < give_up:
+        time.sleep(0.01)
+    answer = invoke(package, ["echo"], warm=warm, timeout=20)
+    assert (answer.exit_status, answer.stderr, answer.violations) == (0, "", [])
+    assert answer.document["pid"] != waiting
+    assert warm_process(package.root) == server
