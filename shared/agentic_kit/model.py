@@ -274,8 +274,8 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     if extra:
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
-        glued = _glued(line.record, count)
-        meant = _option_in_words(command, line, count)
+        glued = _joined(command, line.record, count)
+        meant = _option_in_words(command, line, count) if glued is None else None
         if meant is not None:
             raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
@@ -315,24 +315,61 @@ def _ordered(options: Sequence[str], values: Sequence[str], *, first: bool) -> l
     return [*options, *values] if first else [*values, *options]
 
 
-def _glued(record: Sequence[Typed], count: int) -> list[str] | None:
-    """The words typed with each word past the command's `count` arguments quoted into the text
-    option's value typed just before it (`--title -Book flights`: the title `-Book flights`);
-    None when a word left over follows no such value, or `--` was given."""
+def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] | None:
+    """The words typed with each run of words past the command's `count` arguments quoted into
+    what it follows: the value of a free-text option typed just before it (`add 'Plan sprint'
+    --description Pick stories`: the description `Pick stories`, the title being given), read by
+    the option's `option_in_words` reader when it has one (`--duration 15 min`: `15m`; a run it
+    does not read goes to the argument), else the last argument's value (`add Plan sprint`).
+    None when no run goes to an option (the arguments' own hint is given), `--` was given, or a
+    run would join an ID or no argument."""
+    readers = dict(command.options_in_words)
+    last = command.arguments[-1] if command.arguments else None
+    joins = last is not None and not last.repeatable and not last.metavar.startswith("ID")
     words: list[Typed] = []
+    runs: dict[int, list[str]] = {}  # each option value's index in `words`: the words it got
+    argument: int | None = None  # the last argument's index in `words`
     arguments = 0
     for each in record:
         if each.param is None and each.word == "--":
             return None
-        arguments += each.param is None
-        if each.param is None and arguments > count:
-            last = words[-1] if words else None
-            if last is None or last.value is None or last.param is None or last.param.type != "string":
-                return None
-            words[-1] = last._replace(word=f"{last.word} {each.word}")
+        if each.param is not None or arguments < count:
+            arguments += each.param is None
+            if each.param is None:
+                argument = len(words)
+            words.append(each)
             continue
-        words.append(each)
-    return [each.word for each in words]
+        before = words[-1] if words else None
+        if before is not None and before.value is not None and _free_text(before.param):
+            runs.setdefault(len(words) - 1, []).append(each.word)
+        elif joins and argument is not None:
+            runs.setdefault(argument, []).append(each.word)
+        else:
+            return None
+    options = 0
+    for at, run in sorted(runs.items()):
+        typed = words[at]
+        if typed.param is None:
+            continue
+        value = " ".join([typed.value or "", *run])
+        reads = readers.get(typed.param.option)
+        read = reads(value) if reads is not None else value
+        if read is None:  # not the option's: the argument's words, as when no option came before
+            if not joins or argument is None:
+                return None
+            runs.setdefault(argument, []).extend(run)
+            continue
+        words[at] = typed._replace(word=typed.word[: len(typed.word) - len(typed.value or "")] + read)
+        options += 1
+    if argument is not None and argument in runs:
+        typed = words[argument]
+        words[argument] = typed._replace(word=" ".join([typed.word, *runs[argument]]))
+    return [each.word for each in words] if options else None
+
+
+def _free_text(param: Parameter | None) -> bool:
+    """An option whose one value may hold several words (a description, a body, a date)."""
+    return param is not None and param.type == "string" and not param.repeatable and not param.choices
 
 
 def _apart(command: Command, call: Sequence[str]) -> dict[str, list[str]]:

@@ -632,3 +632,120 @@ def test_a_dash_tag_some_entity_carries_is_filtered_as_any_tag(
     assert app.run("add", "second", "--tag", "-home", env=NOW).ok
     listed = app.run("list", "--tag", "-home", env=NOW)
     assert [each["tags"] for each in listed.items] == [["-home"]]
+
+
+# Found by an outside agent's day (issue "Daily use, round three"): the line reader's hints.
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "call", "stored"),
+    [
+        (
+            "todo",
+            [
+                "add",
+                "Plan sprint",
+                "--description",
+                "Pick",
+                "stories",
+                "for",
+                "next",
+                "sprint",
+                "--tag",
+                "work",
+            ],
+            ["add", "Plan sprint", "--description", "Pick stories for next sprint", "--tag", "work"],
+            {"title": "Plan sprint", "description": "Pick stories for next sprint", "tags": ["work"]},
+        ),
+        (
+            "todo",
+            [
+                *("add", "Email Anna", "--tag", "work", "--due-at", "2026-12-02"),
+                *("--description", "Ask", "about", "the", "budget,", "then", "--priority", "low"),
+            ],
+            [
+                *("add", "Email Anna", "--tag", "work", "--due-at", "2026-12-02"),
+                *("--description", "Ask about the budget, then", "--priority", "low"),
+            ],
+            {"title": "Email Anna", "description": "Ask about the budget, then", "priority": "low"},
+        ),
+        (
+            "notes",
+            ["add", "CI flakiness", "--body", "The", "test_upload", "test", "times", "out", "--tag", "ci"],
+            ["add", "CI flakiness", "--body", "The test_upload test times out", "--tag", "ci"],
+            {"title": "CI flakiness", "body": "The test_upload test times out", "tags": ["ci"]},
+        ),
+        (
+            "notes",
+            ["add", "Dentist phone", "--body", "+49", "30", "1234567", "--tag", "home"],
+            ["add", "Dentist phone", "--body", "+49 30 1234567", "--tag", "home"],
+            {"title": "Dentist phone", "body": "+49 30 1234567", "tags": ["home"]},
+        ),
+        (
+            "todo",
+            ["add", "Groceries", "--description=Buy", "milk", "and", "eggs"],
+            ["add", "Groceries", "--description=Buy milk and eggs"],
+            {"title": "Groceries", "description": "Buy milk and eggs"},
+        ),
+    ],
+)
+def test_words_after_an_option_value_once_the_argument_is_given_go_to_the_option(
+    request: pytest.FixtureRequest,
+    app_name: str,
+    args: list[str],
+    call: list[str],
+    stored: dict[str, object],
+) -> None:
+    """`add 'Plan sprint' --description Pick stories for next sprint` hinted the title "Plan
+    sprint stories for next sprint" and the description "Pick": the title was given already, so
+    the words after the description's first word are the description's."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused, followed = follow(app, *args)
+    assert suggested_call(error_of(refused)["hint"]) == call
+    assert followed["ok"] is True, followed
+    item = app.run("get", app.run("list", env=NOW).items[0]["id"], env=NOW).item
+    assert {key: item[key] for key in stored} == stored
+
+
+def test_words_after_an_option_value_before_the_argument_stay_the_arguments(todo: AppRunner) -> None:
+    """Words that follow the title's own words are the title's: `add Plan sprint --description
+    Pick stories` means the title "Plan sprint" and the description "Pick stories"."""
+    refused, followed = follow(todo, "add", "Plan", "sprint", "--description", "Pick", "stories")
+    assert suggested_call(error_of(refused)["hint"]) == [
+        "add",
+        "Plan sprint",
+        "--description",
+        "Pick stories",
+    ]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["title"], item["description"]) == ("Plan sprint", "Pick stories")
+
+
+def test_words_after_an_option_value_of_a_command_without_arguments_go_to_the_option(
+    todo: AppRunner,
+) -> None:
+    """`list --due-before next week` said list takes no arguments and hinted `list --help`: the
+    hint is the call with the date's words quoted, answered with the date's own refusal."""
+    refused, followed = follow(todo, "list", "--due-before", "next", "week")
+    assert suggested_call(error_of(refused)["hint"]) == ["list", "--due-before", "next week"]
+    assert error_of(followed)["code"] == "VALIDATION_ERROR"
+    assert "--due-before" in error_of(followed)["message"]
+
+
+def test_a_unit_after_a_duration_option_goes_to_it(timer: AppRunner) -> None:
+    """`start 'Standup prep' --duration 15 min` hinted the label "Standup prep min" and
+    `--duration 15`, refused again: the unit is the duration's."""
+    refused, followed = follow(timer, "start", "Standup prep", "--duration", "15", "min")
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "Standup prep", "--duration", "15m"]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["kind"], item["durationMs"]) == ("Standup prep", "countdown", 900_000)
+
+
+def test_a_word_after_a_duration_that_reads_as_none_stays_the_labels(timer: AppRunner) -> None:
+    refused, followed = follow(timer, "start", "tea", "--duration", "5m", "time")
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "tea time", "--duration", "5m"]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["durationMs"]) == ("tea time", 300_000)

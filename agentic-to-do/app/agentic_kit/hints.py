@@ -284,8 +284,13 @@ def extra_arguments(
     """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
     `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
     were typed after `--`; `glued`: the call with each run of extra words quoted into the option
-    value typed just before it (`--title -Book flights`), when every run follows one."""
+    value typed just before it (`--title -Book flights`) or into the last argument, when a run
+    goes to an option."""
     words = " ".join(quoted(word) for word in extra)
+    quote = "Quote a value of several words as one argument"
+    if not arguments and glued is not None:
+        message = f"{command} takes no arguments; got {words}."
+        return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
     if not arguments:
         return AppError(
             ErrorCode.USAGE_ERROR,
@@ -295,8 +300,7 @@ def extra_arguments(
     metavar, value = arguments[-1]
     takes = " ".join(name for name, _ in arguments)
     message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
-    quote = "Quote a value of several words as one argument"
-    if metavar == "ID" and glued is not None and not after_dashes:
+    if glued is not None and not after_dashes:
         return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
     if metavar == "ID":
         hint = (
