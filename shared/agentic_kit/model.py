@@ -587,6 +587,9 @@ def _unknown_option(
         # The argument the word would fill as a value: a value it refuses is the answer, as the
         # call with `--` before the word would be refused the same way (extend -5m).
         slot = _argument_at(command, len(line.words))
+        named = _argument_named(command, slot, words, index) if at_word else None
+        if named is not None:
+            return hints.argument_as_option(command.name, name, slot.metavar if slot else "", named)
         if at_word and slot is not None:
             try:
                 ctx = typer.Context(command.command, info_name=command.name)
@@ -612,6 +615,28 @@ def _unknown_option(
         )
 
     return refusal
+
+
+def _argument_named(
+    command: Command, slot: Parameter | None, words: Sequence[str], index: int
+) -> list[str] | None:
+    """When the unknown option at `words[index]` names the argument its value would fill
+    (`extend tm_0001 --duration 5m`, `get --id td_0001`): the call's words with the value as that
+    argument, the option's name left out; None otherwise, or when the value is missing or starts
+    with a dash (the call would be refused again)."""
+    word = words[index]
+    name, equals, value = word.partition("=")
+    if slot is None or name.lstrip("-").casefold() != slot.metavar.rstrip(".").casefold():
+        return None
+    rest = list(words[index + 1 :])
+    if not equals:
+        if not rest:
+            return None
+        value = rest.pop(0)
+    if not value or value.startswith("-"):
+        return None
+    kept = [each for each in [*words[:index], value, *rest] if each not in HELP_FLAGS]
+    return kept
 
 
 def _argument_at(command: Command, position: int) -> Parameter | None:

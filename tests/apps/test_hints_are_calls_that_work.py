@@ -749,3 +749,28 @@ def test_a_word_after_a_duration_that_reads_as_none_stays_the_labels(timer: AppR
     item = followed["item"]
     assert isinstance(item, dict)
     assert (item["label"], item["durationMs"]) == ("tea time", 300_000)
+
+
+@pytest.mark.parametrize(
+    ("args", "call"),
+    [
+        (["extend", "tm_0001", "--duration", "5m"], ["extend", "tm_0001", "5m"]),
+        (["extend", "tm_0001", "--duration=5m"], ["extend", "tm_0001", "5m"]),
+        (["get", "--id", "tm_0001"], ["get", "tm_0001"]),
+    ],
+)
+def test_an_argument_given_as_an_option_hints_it_as_the_argument(
+    timer: AppRunner, args: list[str], call: list[str]
+) -> None:
+    """`extend tm_0003 --duration 5m` said "DURATION '--duration' would take time away", the
+    option's name read as a negative length: the refusal names the option, and the hint gives
+    the value as the argument it is."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused, followed = follow(timer, *args)
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert "take time away" not in error_of(refused)["message"]
+    assert suggested_call(error_of(refused)["hint"]) == call
+    assert followed["ok"] is True, followed
+    assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == (
+        900_000 if args[0] == "extend" else 600_000
+    )

@@ -235,6 +235,16 @@ def unknown_option(
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.{value}")
 
 
+def argument_as_option(command: str, given: str, metavar: str, call: Sequence[str]) -> AppError:
+    """An option named after one of the command's arguments (`extend tm_0001 --duration 5m`):
+    the argument is given as it is, without the name; `call` is the call so."""
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} has no option {quoted(given)}.",
+        f"{command} takes {metavar.rstrip('.')} as an argument, without {given}: `{_call(command, call)}`.",
+    )
+
+
 def options_after_dashes(
     command: str, moved: Sequence[str], options: Sequence[str], apart: Mapping[str, Sequence[str]]
 ) -> AppError:
