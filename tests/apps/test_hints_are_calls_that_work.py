@@ -774,3 +774,25 @@ def test_an_argument_given_as_an_option_hints_it_as_the_argument(
     assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == (
         900_000 if args[0] == "extend" else 600_000
     )
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "quotes"),
+    [
+        ("notes", ["tag", "nt_0001"], False),
+        ("notes", ["untag", "nt_0001"], False),
+        ("notes", ["tag"], False),
+        ("todo", ["complete"], False),
+        ("todo", ["add", "--tag", "home"], True),
+    ],
+)
+def test_a_missing_argument_says_to_quote_only_a_value_that_can_hold_spaces(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], quotes: bool
+) -> None:
+    """`tag nt_0001` ended with "Quote a value of several words", but a tag (as an id) holds no
+    space and each word is one: only a title, a label or a query is quoted."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "x", env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert ("Quote a value of several words" in error_of(refused.envelope)["hint"]) is quotes

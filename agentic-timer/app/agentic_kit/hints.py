@@ -158,7 +158,9 @@ def missing_argument(
     before = f", before {_call('', options).strip()}" if options else ""
     helps = [help_text.rstrip(".") for _, help_text in missing]
     what = "; ".join(f"{name}: {text}" for name, text in zip(names, helps, strict=True) if text)
-    several = "" if all(name == "ID" for name in names) else " Quote a value of several words."
+    # An ID, and each word of a repeatable argument (TAG...), is one value without spaces.
+    one_word = all(metavar.endswith("...") or metavar == "ID" for metavar, _ in missing)
+    several = "" if one_word else " Quote a value of several words."
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} needs its {names[0]} argument.",
