@@ -120,6 +120,11 @@ def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str,
     for name, command in group.commands.items():
         trait = traits[name]
         annotations = typing.get_type_hints(trait.function, include_extras=True)
+        for param in command.params:
+            # typer would show a repeatable option's value as its type (`--tag <list[str]>`).
+            repeatable = param.param_type_name == "option" and param.multiple and not param.is_flag
+            if repeatable and param.metavar is None and _choices(annotations.get(param.name, str)) is None:
+                param.metavar = param.name.upper()
         parameters = [_parameter(param, annotations.get(param.name, str)) for param in command.params]
         models[name] = Command(
             name=name,

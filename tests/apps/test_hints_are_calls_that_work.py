@@ -796,3 +796,15 @@ def test_a_missing_argument_says_to_quote_only_a_value_that_can_hold_spaces(
     refused = app.run(*args, env=NOW)
     assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
     assert ("Quote a value of several words" in error_of(refused.envelope)["hint"]) is quotes
+
+
+@pytest.mark.parametrize(("app_name", "command"), [("todo", "add"), ("todo", "list"), ("notes", "search")])
+def test_help_names_a_repeatable_options_value_as_a_word_not_a_type(
+    request: pytest.FixtureRequest, app_name: str, command: str
+) -> None:
+    """`list --help` showed `--tag <list[str]>`, a type's name where the value's should be."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    shown = app.run(command, "--help", env=NOW).envelope["help"]
+    assert isinstance(shown, str)
+    assert "--tag TAG" in shown, shown
+    assert "--tag <" not in shown, shown
