@@ -120,6 +120,11 @@ def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str,
     for name, command in group.commands.items():
         trait = traits[name]
         annotations = typing.get_type_hints(trait.function, include_extras=True)
+        for param in command.params:
+            # typer would show a repeatable option's value as its type (`--tag <list[str]>`).
+            repeatable = param.param_type_name == "option" and param.multiple and not param.is_flag
+            if repeatable and param.metavar is None and _choices(annotations.get(param.name, str)) is None:
+                param.metavar = param.name.upper()
         parameters = [_parameter(param, annotations.get(param.name, str)) for param in command.params]
         models[name] = Command(
             name=name,
@@ -274,8 +279,8 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     if extra:
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
-        glued = _glued(line.record, count)
-        meant = _option_in_words(command, line, count)
+        glued = _joined(command, line.record, count)
+        meant = _option_in_words(command, line, count) if glued is None else None
         if meant is not None:
             raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
@@ -315,24 +320,61 @@ def _ordered(options: Sequence[str], values: Sequence[str], *, first: bool) -> l
     return [*options, *values] if first else [*values, *options]
 
 
-def _glued(record: Sequence[Typed], count: int) -> list[str] | None:
-    """The words typed with each word past the command's `count` arguments quoted into the text
-    option's value typed just before it (`--title -Book flights`: the title `-Book flights`);
-    None when a word left over follows no such value, or `--` was given."""
+def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] | None:
+    """The words typed with each run of words past the command's `count` arguments quoted into
+    what it follows: the value of a free-text option typed just before it (`add 'Plan sprint'
+    --description Pick stories`: the description `Pick stories`, the title being given), read by
+    the option's `option_in_words` reader when it has one (`--duration 15 min`: `15m`; a run it
+    does not read goes to the argument), else the last argument's value (`add Plan sprint`).
+    None when no run goes to an option (the arguments' own hint is given), `--` was given, or a
+    run would join an ID or no argument."""
+    readers = dict(command.options_in_words)
+    last = command.arguments[-1] if command.arguments else None
+    joins = last is not None and not last.repeatable and not last.metavar.startswith("ID")
     words: list[Typed] = []
+    runs: dict[int, list[str]] = {}  # each option value's index in `words`: the words it got
+    argument: int | None = None  # the last argument's index in `words`
     arguments = 0
     for each in record:
         if each.param is None and each.word == "--":
             return None
-        arguments += each.param is None
-        if each.param is None and arguments > count:
-            last = words[-1] if words else None
-            if last is None or last.value is None or last.param is None or last.param.type != "string":
-                return None
-            words[-1] = last._replace(word=f"{last.word} {each.word}")
+        if each.param is not None or arguments < count:
+            arguments += each.param is None
+            if each.param is None:
+                argument = len(words)
+            words.append(each)
             continue
-        words.append(each)
-    return [each.word for each in words]
+        before = words[-1] if words else None
+        if before is not None and before.value is not None and _free_text(before.param):
+            runs.setdefault(len(words) - 1, []).append(each.word)
+        elif joins and argument is not None:
+            runs.setdefault(argument, []).append(each.word)
+        else:
+            return None
+    options = 0
+    for at, run in sorted(runs.items()):
+        typed = words[at]
+        if typed.param is None:
+            continue
+        value = " ".join([typed.value or "", *run])
+        reads = readers.get(typed.param.option)
+        read = reads(value) if reads is not None else value
+        if read is None:  # not the option's: the argument's words, as when no option came before
+            if not joins or argument is None:
+                return None
+            runs.setdefault(argument, []).extend(run)
+            continue
+        words[at] = typed._replace(word=typed.word[: len(typed.word) - len(typed.value or "")] + read)
+        options += 1
+    if argument is not None and argument in runs:
+        typed = words[argument]
+        words[argument] = typed._replace(word=" ".join([typed.word, *runs[argument]]))
+    return [each.word for each in words] if options else None
+
+
+def _free_text(param: Parameter | None) -> bool:
+    """An option whose one value may hold several words (a description, a body, a date)."""
+    return param is not None and param.type == "string" and not param.repeatable and not param.choices
 
 
 def _apart(command: Command, call: Sequence[str]) -> dict[str, list[str]]:
@@ -550,6 +592,9 @@ def _unknown_option(
         # The argument the word would fill as a value: a value it refuses is the answer, as the
         # call with `--` before the word would be refused the same way (extend -5m).
         slot = _argument_at(command, len(line.words))
+        named = _argument_named(command, slot, words, index) if at_word else None
+        if named is not None:
+            return hints.argument_as_option(command.name, name, slot.metavar if slot else "", named)
         if at_word and slot is not None:
             try:
                 ctx = typer.Context(command.command, info_name=command.name)
@@ -575,6 +620,28 @@ def _unknown_option(
         )
 
     return refusal
+
+
+def _argument_named(
+    command: Command, slot: Parameter | None, words: Sequence[str], index: int
+) -> list[str] | None:
+    """When the unknown option at `words[index]` names the argument its value would fill
+    (`extend tm_0001 --duration 5m`, `get --id td_0001`): the call's words with the value as that
+    argument, the option's name left out; None otherwise, or when the value is missing or starts
+    with a dash (the call would be refused again)."""
+    word = words[index]
+    name, equals, value = word.partition("=")
+    if slot is None or name.lstrip("-").casefold() != slot.metavar.rstrip(".").casefold():
+        return None
+    rest = list(words[index + 1 :])
+    if not equals:
+        if not rest:
+            return None
+        value = rest.pop(0)
+    if not value or value.startswith("-"):
+        return None
+    kept = [each for each in [*words[:index], value, *rest] if each not in HELP_FLAGS]
+    return kept
 
 
 def _argument_at(command: Command, position: int) -> Parameter | None:

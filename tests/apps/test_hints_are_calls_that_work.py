@@ -846,3 +846,179 @@ def test_an_id_not_written_in_full_hints_it_in_full(timer: AppRunner, given: str
     assert error_of(refused.envelope)["hint"] == "Did you mean tm_0001 (the id written in full)?"
     assert timer.run("get", "tm_0001", env=NOW).item["status"] == "running"
     assert timer.run("stop", "tm_0001", env=NOW).item["status"] == "stopped"
+
+
+# Found by an outside agent's day (issue "Daily use, round three"): the line reader's hints.
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "call", "stored"),
+    [
+        (
+            "todo",
+            [
+                "add",
+                "Plan sprint",
+                "--description",
+                "Pick",
+                "stories",
+                "for",
+                "next",
+                "sprint",
+                "--tag",
+                "work",
+            ],
+            ["add", "Plan sprint", "--description", "Pick stories for next sprint", "--tag", "work"],
+            {"title": "Plan sprint", "description": "Pick stories for next sprint", "tags": ["work"]},
+        ),
+        (
+            "todo",
+            [
+                *("add", "Email Anna", "--tag", "work", "--due-at", "2026-12-02"),
+                *("--description", "Ask", "about", "the", "budget,", "then", "--priority", "low"),
+            ],
+            [
+                *("add", "Email Anna", "--tag", "work", "--due-at", "2026-12-02"),
+                *("--description", "Ask about the budget, then", "--priority", "low"),
+            ],
+            {"title": "Email Anna", "description": "Ask about the budget, then", "priority": "low"},
+        ),
+        (
+            "notes",
+            ["add", "CI flakiness", "--body", "The", "test_upload", "test", "times", "out", "--tag", "ci"],
+            ["add", "CI flakiness", "--body", "The test_upload test times out", "--tag", "ci"],
+            {"title": "CI flakiness", "body": "The test_upload test times out", "tags": ["ci"]},
+        ),
+        (
+            "notes",
+            ["add", "Dentist phone", "--body", "+49", "30", "1234567", "--tag", "home"],
+            ["add", "Dentist phone", "--body", "+49 30 1234567", "--tag", "home"],
+            {"title": "Dentist phone", "body": "+49 30 1234567", "tags": ["home"]},
+        ),
+        (
+            "todo",
+            ["add", "Groceries", "--description=Buy", "milk", "and", "eggs"],
+            ["add", "Groceries", "--description=Buy milk and eggs"],
+            {"title": "Groceries", "description": "Buy milk and eggs"},
+        ),
+    ],
+)
+def test_words_after_an_option_value_once_the_argument_is_given_go_to_the_option(
+    request: pytest.FixtureRequest,
+    app_name: str,
+    args: list[str],
+    call: list[str],
+    stored: dict[str, object],
+) -> None:
+    """`add 'Plan sprint' --description Pick stories for next sprint` hinted the title "Plan
+    sprint stories for next sprint" and the description "Pick": the title was given already, so
+    the words after the description's first word are the description's."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused, followed = follow(app, *args)
+    assert suggested_call(error_of(refused)["hint"]) == call
+    assert followed["ok"] is True, followed
+    item = app.run("get", app.run("list", env=NOW).items[0]["id"], env=NOW).item
+    assert {key: item[key] for key in stored} == stored
+
+
+def test_words_after_an_option_value_before_the_argument_stay_the_arguments(todo: AppRunner) -> None:
+    """Words that follow the title's own words are the title's: `add Plan sprint --description
+    Pick stories` means the title "Plan sprint" and the description "Pick stories"."""
+    refused, followed = follow(todo, "add", "Plan", "sprint", "--description", "Pick", "stories")
+    assert suggested_call(error_of(refused)["hint"]) == [
+        "add",
+        "Plan sprint",
+        "--description",
+        "Pick stories",
+    ]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["title"], item["description"]) == ("Plan sprint", "Pick stories")
+
+
+def test_words_after_an_option_value_of_a_command_without_arguments_go_to_the_option(
+    todo: AppRunner,
+) -> None:
+    """`list --due-before next week` said list takes no arguments and hinted `list --help`: the
+    hint is the call with the date's words quoted, answered with the date's own refusal."""
+    refused, followed = follow(todo, "list", "--due-before", "next", "week")
+    assert suggested_call(error_of(refused)["hint"]) == ["list", "--due-before", "next week"]
+    assert error_of(followed)["code"] == "VALIDATION_ERROR"
+    assert "--due-before" in error_of(followed)["message"]
+
+
+def test_a_unit_after_a_duration_option_goes_to_it(timer: AppRunner) -> None:
+    """`start 'Standup prep' --duration 15 min` hinted the label "Standup prep min" and
+    `--duration 15`, refused again: the unit is the duration's."""
+    refused, followed = follow(timer, "start", "Standup prep", "--duration", "15", "min")
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "Standup prep", "--duration", "15m"]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["kind"], item["durationMs"]) == ("Standup prep", "countdown", 900_000)
+
+
+def test_a_word_after_a_duration_that_reads_as_none_stays_the_labels(timer: AppRunner) -> None:
+    refused, followed = follow(timer, "start", "tea", "--duration", "5m", "time")
+    assert suggested_call(error_of(refused)["hint"]) == ["start", "tea time", "--duration", "5m"]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["durationMs"]) == ("tea time", 300_000)
+
+
+@pytest.mark.parametrize(
+    ("args", "call"),
+    [
+        (["extend", "tm_0001", "--duration", "5m"], ["extend", "tm_0001", "5m"]),
+        (["extend", "tm_0001", "--duration=5m"], ["extend", "tm_0001", "5m"]),
+        (["get", "--id", "tm_0001"], ["get", "tm_0001"]),
+    ],
+)
+def test_an_argument_given_as_an_option_hints_it_as_the_argument(
+    timer: AppRunner, args: list[str], call: list[str]
+) -> None:
+    """`extend tm_0003 --duration 5m` said "DURATION '--duration' would take time away", the
+    option's name read as a negative length: the refusal names the option, and the hint gives
+    the value as the argument it is."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused, followed = follow(timer, *args)
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert "take time away" not in error_of(refused)["message"]
+    assert suggested_call(error_of(refused)["hint"]) == call
+    assert followed["ok"] is True, followed
+    assert timer.run("get", "tm_0001", env=NOW).item["durationMs"] == (
+        900_000 if args[0] == "extend" else 600_000
+    )
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "quotes"),
+    [
+        ("notes", ["tag", "nt_0001"], False),
+        ("notes", ["untag", "nt_0001"], False),
+        ("notes", ["tag"], False),
+        ("todo", ["complete"], False),
+        ("todo", ["add", "--tag", "home"], True),
+    ],
+)
+def test_a_missing_argument_says_to_quote_only_a_value_that_can_hold_spaces(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], quotes: bool
+) -> None:
+    """`tag nt_0001` ended with "Quote a value of several words", but a tag (as an id) holds no
+    space and each word is one: only a title, a label or a query is quoted."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run("add", "x", env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    assert ("Quote a value of several words" in error_of(refused.envelope)["hint"]) is quotes
+
+
+@pytest.mark.parametrize(("app_name", "command"), [("todo", "add"), ("todo", "list"), ("notes", "search")])
+def test_help_names_a_repeatable_options_value_as_a_word_not_a_type(
+    request: pytest.FixtureRequest, app_name: str, command: str
+) -> None:
+    """`list --help` showed `--tag <list[str]>`, a type's name where the value's should be."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    shown = app.run(command, "--help", env=NOW).envelope["help"]
+    assert isinstance(shown, str)
+    assert "--tag TAG" in shown, shown
+    assert "--tag <" not in shown, shown

@@ -158,7 +158,9 @@ def missing_argument(
     before = f", before {_call('', options).strip()}" if options else ""
     helps = [help_text.rstrip(".") for _, help_text in missing]
     what = "; ".join(f"{name}: {text}" for name, text in zip(names, helps, strict=True) if text)
-    several = "" if all(name == "ID" for name in names) else " Quote a value of several words."
+    # An ID, and each word of a repeatable argument (TAG...), is one value without spaces.
+    one_word = all(metavar.endswith("...") or metavar == "ID" for metavar, _ in missing)
+    several = "" if one_word else " Quote a value of several words."
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} needs its {names[0]} argument.",
@@ -235,6 +237,16 @@ def unknown_option(
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.{value}")
 
 
+def argument_as_option(command: str, given: str, metavar: str, call: Sequence[str]) -> AppError:
+    """An option named after one of the command's arguments (`extend tm_0001 --duration 5m`):
+    the argument is given as it is, without the name; `call` is the call so."""
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} has no option {quoted(given)}.",
+        f"{command} takes {metavar.rstrip('.')} as an argument, without {given}: `{_call(command, call)}`.",
+    )
+
+
 def options_after_dashes(
     command: str, moved: Sequence[str], options: Sequence[str], apart: Mapping[str, Sequence[str]]
 ) -> AppError:
@@ -284,8 +296,13 @@ def extra_arguments(
     """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
     `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
     were typed after `--`; `glued`: the call with each run of extra words quoted into the option
-    value typed just before it (`--title -Book flights`), when every run follows one."""
+    value typed just before it (`--title -Book flights`) or into the last argument, when a run
+    goes to an option."""
     words = " ".join(quoted(word) for word in extra)
+    quote = "Quote a value of several words as one argument"
+    if not arguments and glued is not None:
+        message = f"{command} takes no arguments; got {words}."
+        return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
     if not arguments:
         return AppError(
             ErrorCode.USAGE_ERROR,
@@ -295,8 +312,7 @@ def extra_arguments(
     metavar, value = arguments[-1]
     takes = " ".join(name for name, _ in arguments)
     message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
-    quote = "Quote a value of several words as one argument"
-    if metavar == "ID" and glued is not None and not after_dashes:
+    if glued is not None and not after_dashes:
         return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
     if metavar == "ID":
         hint = (
