@@ -28,9 +28,10 @@ def add_the_get_command(package: Path) -> None:
     a scenario for it."""
     [snippet] = [block for block in blocks("python") if "def get(" in block]
     cli = package / "app" / "cli.py"
-    cli.write_text(
-        cli.read_text().replace('if __name__ == "__main__":', snippet + '\n\nif __name__ == "__main__":')
-    )
+    # Where the guide says: just above `app.prepare()`, the one line that starts so.
+    text = cli.read_text()
+    assert text.count("\napp.prepare()") == 1
+    cli.write_text(text.replace("\napp.prepare()", "\n" + snippet + "\n\napp.prepare()"))
     app_md = package / "APP.md"
     text = app_md.read_text().replace("  - list\n", "  - list\n  - get\n", 1)
     app_md.write_text(text.replace("### `remove", "### `get <id>`\nFetch one entry.\n\n### `remove", 1))
