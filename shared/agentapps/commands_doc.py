@@ -4,8 +4,8 @@ into their docs).
 
 `agentapps sync` rewrites what stands between BEGIN and END; an APP.md without the two markers is
 left alone (a package may write its Commands section by hand). A command's signature is its
-arguments (`<id>`, `<id>...` when repeatable), then each option: `--flag`, `--name <name>`
-(`<n>` for a number, `<path>|-` for a file or stdin), or `--name a|b|c` for a choice; in
+arguments (`<id>`, `<id>...` when repeatable, `<a|b>` for a choice), then each option: `--flag`,
+`--name <name>` (`<n>` for a number, `<path>|-` for a file or stdin), or `--name a|b|c` for a choice; in
 brackets unless required, `...` when repeatable. A command that needs confirmation shows
 `--confirm` bare, as it cannot run without it. Under it stands the command's summary.
 """
@@ -41,7 +41,8 @@ def signature(command: Command) -> str:
     """`name <argument>... [--option <option>]...`, as described."""
     words = [str(command["name"])]
     for argument in command["arguments"]:
-        word = f"<{argument['name']}>" + ("..." if argument["repeatable"] else "")
+        shown = "|".join(str(choice) for choice in argument.get("choices") or ()) or argument["name"]
+        word = f"<{shown}>" + ("..." if argument["repeatable"] else "")
         words.append(word if argument["required"] else f"[{word}]")
     for option in command["options"]:
         word = _option_word(option)

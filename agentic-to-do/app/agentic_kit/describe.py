@@ -23,6 +23,7 @@ class ArgumentDescription(TypedDict, closed=True):
     required: bool
     repeatable: bool
     default: Any
+    choices: list[str] | None
     help: str
 
 
@@ -82,6 +83,7 @@ def _argument(param: Parameter) -> ArgumentDescription:
         "required": param.required,
         "repeatable": param.repeatable,
         "default": param.default,
+        "choices": param.choices,  # a Literal or Enum argument's values, as an option's
         "help": param.help,
     }
 
