@@ -4,8 +4,10 @@ fails only on a value the user must still supply; never the same refusal again."
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -1022,3 +1024,52 @@ def test_help_names_a_repeatable_options_value_as_a_word_not_a_type(
     assert isinstance(shown, str)
     assert "--tag TAG" in shown, shown
     assert "--tag <" not in shown, shown
+
+
+@pytest.mark.parametrize(
+    "args", [["search", "standup", "--status", "open"], ["search", "standup", "--status=open"]]
+)
+def test_an_unknown_option_given_a_value_is_never_hinted_as_words_to_search(
+    notes: AppRunner, args: list[str]
+) -> None:
+    """Found by a day trial: `search standup --status open` hinted `search standup -- --status open`,
+    which searched for the words "--status open" and found nothing without a word. An unknown
+    option given a value is an option meant; its hint lists the options and offers no call."""
+    assert notes.run("add", "Standup", "--body", "daily", env=NOW).ok
+    refused = notes.run(*args, env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    hint = error_of(refused.envelope)["hint"]
+    assert "--tag" in hint
+    assert "`" not in hint, hint
+
+
+def test_a_flag_given_on_both_sides_of_the_dashes_is_hinted_once(todo: AppRunner) -> None:
+    """Found by a day trial: `remove --confirm -- td_0001 --confirm` hinted `--confirm` twice."""
+    assert todo.run("add", "Call the bank", env=NOW).ok
+    refused, followed = follow(todo, "remove", "--confirm", "--", "td_0001", "--confirm")
+    assert suggested_call(error_of(refused)["hint"]).count("--confirm") == 1
+    assert followed["ok"] is True
+    assert todo.run("list", "--status", "all", env=NOW).items == []
+
+
+def test_a_path_typed_as_an_argument_is_hinted_as_the_options_value(notes: AppRunner, tmp_path: Path) -> None:
+    """Found by a day trial: `import backup.json` said only "Add --file and its PATH"; the hint is
+    the call with the word typed as --file's value."""
+    assert notes.run("add", "Standup", "--body", "daily", env=NOW).ok
+    export = notes.run("export", env=NOW)
+    backup = tmp_path / "backup.json"
+    backup.write_text(json.dumps(export.envelope), encoding="utf-8")
+    assert notes.run("remove", "nt_0001", "--confirm", env=NOW).ok
+    refused, followed = follow(notes, "import", str(backup))
+    assert error_of(refused)["message"] == "import needs its --file option, and takes no argument."
+    assert followed["ok"] is True, followed
+    assert [note["title"] for note in notes.run("list", env=NOW).items] == ["Standup"]
+
+
+def test_a_long_value_in_a_hints_call_is_kept_whole(todo: AppRunner) -> None:
+    """A word of a hint's call was cut at 60 characters with …, so following it stored a cut
+    title (or read a cut path): a call keeps its words whole."""
+    title = "-" + "Renew the passport before the trip to Lisbon, and book the flights too" * 2
+    _, followed = follow(todo, "add", title, "--tag", "travel")
+    assert followed["ok"] is True, followed
+    assert todo.run("get", "td_0001", env=NOW).item["title"] == title

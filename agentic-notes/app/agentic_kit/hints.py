@@ -113,8 +113,13 @@ def shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
+# A call's words are kept whole up to this (any path, any title a command takes): a word cut
+# short would make the call read or store something else. Past it, the call is shown cut.
+CALL_WORD_MAX_CHARS = 4096
+
+
 def _call(command: str, words: Sequence[str]) -> str:
-    return " ".join([command, *(shell_word(shortened(word)) for word in words)])
+    return " ".join([command, *(shell_word(shortened(word, CALL_WORD_MAX_CHARS)) for word in words)])
 
 
 def bad_choice(
@@ -170,9 +175,18 @@ def missing_argument(
     )
 
 
-def missing_option(command: str, option: str, metavar: str, help_text: str) -> AppError:
+def missing_option(
+    command: str, option: str, metavar: str, help_text: str, call: Sequence[str] | None = None
+) -> AppError:
     """A required option left out: name the option, not its value's metavar, as an argument; in
-    words, as a missing argument is (a call would hold a placeholder for its value)."""
+    words, as a missing argument is (a call would hold a placeholder for its value). `call`: the
+    words after the command when a word typed alone was most likely the option's value."""
+    if call is not None:
+        return AppError(
+            ErrorCode.USAGE_ERROR,
+            f"{command} needs its {option} option, and takes no argument.",
+            f"Give the {metavar} as {option}'s value: `{_call(command, call)}`.",
+        )
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} needs its {option} option.",

@@ -547,7 +547,11 @@ def _values(command: Command, ctx: Any, line: Line) -> dict[str, Any]:
 
 def _missing(command: Command, param: Parameter, line: Line) -> AppError:
     if param.names:
-        return hints.missing_option(command.name, param.option, param.metavar, param.help)
+        # `import backup.json`: a command with no argument, and one word typed where the option's
+        # value was meant; the call gives it as that option's value.
+        stray = line.words[0] if len(line.words) == 1 and not command.arguments else None
+        call = [*line.options_typed, param.option, stray] if stray and param.takes_value else None
+        return hints.missing_option(command.name, param.option, param.metavar, param.help, call)
     given = line.words[: command.arguments.index(param)]
     missing = [(each.metavar, each.help) for each in command.arguments[len(given) :] if each.required]
     return hints.missing_argument(command.name, missing, given, line.options_typed)
@@ -616,10 +620,21 @@ def _unknown_option(
                 if other is not command
             },
             fixed=_with_dashes(command, words, index, len(line.words)) if at_word else [],
-            as_value=slot is not None and not slot.metavar.startswith("ID"),
+            # Not for a word that reads as an option given a value (`search standup --status
+            # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
+            as_value=slot is not None
+            and not slot.metavar.startswith("ID")
+            and not _given_a_value(words, index),
         )
 
     return refusal
+
+
+def _given_a_value(words: Sequence[str], index: int) -> bool:
+    """Whether the unknown option at `words[index]` carries a value: `=VALUE`, or a next word
+    that does not start with a dash."""
+    following = words[index + 1] if index + 1 < len(words) else "-"
+    return "=" in words[index] or not following.startswith("-")
 
 
 def _argument_named(
@@ -709,7 +724,9 @@ def _options_moved_before_dashes(
     while index < len(after):
         word = after[index]
         param = command.named(word.split("=", 1)[0])
-        if param is not None:
+        if param is not None and not param.takes_value and param.names and word in args[:cut]:
+            named.append(word)  # a flag given before `--` already: moved, it would be given twice
+        elif param is not None:
             named.append(word.split("=", 1)[0])
             moved.append(word)
             if param.takes_value and "=" not in word and index + 1 < len(after):
