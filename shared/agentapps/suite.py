@@ -63,8 +63,13 @@ def state_overrides(package_root: Path, environ: Mapping[str, str]) -> dict[str,
 
 def is_fixture(package_root: Path) -> bool:
     """Whether the folder is one of the checkout's test fixtures (deliberately broken packages
-    among them): never bundled, not listed or served by default."""
-    return in_checkout() and package_root.resolve().is_relative_to(SUITE_ROOT / "tests")
+    among them) or the conformance cases' packages (killed by a signal, talking on stderr, on
+    purpose): never bundled, not listed or served by default."""
+    resolved = package_root.resolve()
+    return in_checkout() and any(resolved.is_relative_to(SUITE_ROOT / folder) for folder in FIXTURE_FOLDERS)
+
+
+FIXTURE_FOLDERS = ("tests", "conformance")
 
 
 def default_packages(cwd: Path, fixtures: bool = False) -> list[Path]:

@@ -26,6 +26,8 @@ def test_catalog_at_the_checkouts_root_leaves_the_fixtures_out_unless_asked(
     sources = [Path(item["source"]) for item in listed.envelope["items"]]
     assert {SUITE / name for name in suite.SUITE_APPS} <= set(sources)
     assert not [source for source in sources if source.is_relative_to(SUITE / "tests")]
+    # The conformance cases' packages misbehave on purpose (killed-by-a-signal): fixtures too.
+    assert not [source for source in sources if source.is_relative_to(SUITE / "conformance")]
     assert {item["trust"] for item in listed.envelope["items"]} == {"bundled"}
 
     shown = agentapps("catalog", "--fixtures")
@@ -36,6 +38,13 @@ def test_catalog_at_the_checkouts_root_leaves_the_fixtures_out_unless_asked(
     }
     assert fixtures["deletes-without-confirmation"] == "untrusted"
     assert set(fixtures.values()) == {"untrusted"}
+    conformance = {
+        item["slug"]: item["trust"]
+        for item in shown.envelope["items"]
+        if Path(item["source"]).is_relative_to(SUITE / "conformance")
+    }
+    assert conformance["killed-by-a-signal"] == "untrusted"
+    assert set(conformance.values()) == {"untrusted"}
 
 
 def test_a_fixture_is_not_run_without_approval(agentapps: Agentapps, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,6 +66,7 @@ def test_mcp_with_no_root_in_the_checkout_serves_no_fixture(
     cli._mcp_requests.clear()  # the request is only recorded: nothing is served in-process
     assert {SUITE / name for name in suite.SUITE_APPS} <= set(roots)
     assert not [root for root in roots if root.is_relative_to(SUITE / "tests")]
+    assert not [root for root in roots if root.is_relative_to(SUITE / "conformance")]
 
 
 @pytest.mark.parametrize("command", ["activate", "run", "check"])
