@@ -18,6 +18,11 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.error_on_missing_interpreters = True
 nox.options.download_python = "never"  # an interpreter is found on this machine, never fetched
+# Two sessions at a time where both allow it (`allow_parallel=True`: those that measure nothing):
+# the light ones share the two cores while `tests`, whose serial pass needs the machine to itself,
+# runs alone. Each session's output is printed whole when it ends.
+nox.needs_version = ">=2026.8.10"  # the first nox that runs sessions in parallel
+nox.options.parallel = 2
 
 ROOT = Path(__file__).parent
 PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
@@ -114,7 +119,9 @@ def _contract_session(version: str) -> Callable[[nox.Session], None]:
     contract.__doc__ = (
         f"The contract and scenario tests on Python {version} ({interpreter or 'not found here'})."
     )
-    return nox.session(name=f"contract-{version}", python=interpreter or False)(timed(contract))
+    return nox.session(name=f"contract-{version}", python=interpreter or False, allow_parallel=True)(
+        timed(contract)
+    )
 
 
 OTHER_PYTHONS = [version for version in PYTHONS if version != RUNNING]
@@ -146,7 +153,7 @@ def coverage(session: nox.Session) -> None:
     session.run("coverage", "report", f"--fail-under={COVERAGE_FLOOR}")
 
 
-@nox.session
+@nox.session(allow_parallel=True)
 @timed
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check (the vendored kit copies are excluded: they are generated)."""
@@ -155,7 +162,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
 
 
-@nox.session
+@nox.session(allow_parallel=True)
 @timed
 def typecheck(session: nox.Session) -> None:
     """mypy --strict on the shared code, the tests (the suite's and each package's), the benchmark
@@ -169,7 +176,7 @@ def typecheck(session: nox.Session) -> None:
         session.run("mypy", str(app_dir), env={"MYPYPATH": str(app_dir)})
 
 
-@nox.session
+@nox.session(allow_parallel=True)
 @timed
 def check(session: nox.Session) -> None:
     """`agentapps check` on every package: no errors and no warnings allowed."""
@@ -177,7 +184,7 @@ def check(session: nox.Session) -> None:
     session.run("agentapps", "check", *PACKAGES, "--human")
 
 
-@nox.session
+@nox.session(allow_parallel=True)
 @timed
 def docs(session: nox.Session) -> None:
     """The docs/ pages built as a site with mkdocs (mkdocs.yml), strict: a broken link or anchor,

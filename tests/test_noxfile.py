@@ -151,3 +151,16 @@ def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
     assert ranks == sorted(ranks)  # longest first, as LONG_FIRST lists them
     assert all(any(node.startswith(name) for node in collected) for name in LONG_FIRST)
     assert any(node.startswith("tests/test_noxfile.py::") for node in collected[len(long) :])
+
+
+def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleType) -> None:
+    """The serial pass measures time, so `tests` never shares the machine with another session;
+    the default sessions that measure nothing may run two at a time."""
+    from nox import registry
+
+    sessions = registry.get()
+    assert noxfile.nox.options.parallel == 2
+    assert sessions["tests"].allow_parallel in (None, False)
+    assert noxfile.nox.options.allow_parallel is False  # a session not marked runs alone
+    light = [name for name in noxfile.nox.options.sessions if name != "tests"]
+    assert light and all(sessions[name].allow_parallel for name in light)
