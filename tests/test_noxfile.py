@@ -163,4 +163,5 @@ def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleTy
     assert sessions["tests"].allow_parallel in (None, False)
     assert noxfile.nox.options.allow_parallel is False  # a session not marked runs alone
     light = [name for name in noxfile.nox.options.sessions if name != "tests"]
-    assert light and all(sessions[name].allow_parallel for name in light)
+    assert light
+    assert all(sessions[name].allow_parallel for name in light)

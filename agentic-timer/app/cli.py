@@ -157,8 +157,7 @@ def search(
     status: Annotated[StatusFilter, typer.Option(help="Which timers to search.")] = "all",
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
-    """Find timers whose label holds every word (folding case and accents, as every app's
-    search does), newest first."""
+    """Find timers whose label holds every word (folding case and accents), newest first."""
     terms = check_query(query)
     now_ms = to_ms(now())
     found = operations.search_timers(app.store().load(), terms, STATUSES_SHOWN[status])

@@ -3,7 +3,7 @@
 Rank, best first: more terms found in the title, then more terms found in the tags, then the
 order the entities come in (each app gives them newest first). Every app matches the same way:
 case, accents and compatibility forms are folded out of both the terms and the texts (`fold`), so
-"jose" finds "José", "café" finds "CAFE" and "abc" finds full-width "ＡＢＣ".
+"jose" finds "José", "café" finds "CAFE", "abc" finds full-width "ＡＢＣ" and "soren" "Søren".
 `snippet` shortens a long text around a hit (excerpts.py the start of one, for a list).
 """
 
@@ -60,14 +60,23 @@ def search(entities: Iterable[EntityT], terms: list[str], text: Callable[[Entity
     return [entity for _, entity in ranked]
 
 
+# Latin letters that carry their mark in the letter itself, so no decomposition drops it: each
+# is read as the plain letters a person without the key types ("Søren" is found by "soren").
+_LETTERS_WITHOUT_A_MARK = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d", "ł": "l", "ħ": "h", "ı": "i", "þ": "th", "ŧ": "t"}
+)
+
+
 def fold(text: str) -> str:
     """The text with case, accents and compatibility forms taken out (NFKC, case folding, then
-    the combining marks of its decomposition dropped): "Crème BRÛLÉE" → "creme brulee",
-    "ＡＢＣ" → "abc"."""
+    the combining marks of its decomposition dropped, then the letters whose mark is their own
+    read as plain ones): "Crème BRÛLÉE" → "creme brulee", "ＡＢＣ" → "abc", "Søren" → "soren"."""
     if text.isascii():
         return text.lower()  # the common case, and a search reads thousands
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).translate(
+        _LETTERS_WITHOUT_A_MARK
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -98,8 +98,45 @@ def test_a_stamp_after_the_clock_is_refused_naming_the_item_and_field(todo: AppR
     assert message.startswith("--file item 1 (td_0001): ")
     # A stamp after the clock makes the ones it bounds late too (updatedAt is never before them).
     assert f"{field} 9997-01-01T00:00:00.000Z" in message
-    assert " after the clock (2026-04-01T09:00:00.000Z)" in message
+    assert " more than 366 days after the clock (2026-04-01T09:00:00.000Z)" in message
     assert not (todo.state_dir / "todos.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("stamp", "kept"),
+    [
+        ("2026-04-08T09:00:00.000Z", True),  # a week ahead: a look-ahead with AGENTIC_NOW
+        ("2027-04-02T09:00:00.000Z", True),  # 366 days ahead, the last moment kept
+        ("2027-04-02T09:00:00.001Z", False),  # a millisecond more
+    ],
+)
+def test_a_moment_less_than_a_year_after_the_clock_is_kept(todo: AppRunner, stamp: str, kept: bool) -> None:
+    """Found by a day trial: after a change made with AGENTIC_NOW a week ahead, the app's own
+    backup could not be restored at the real time, not even into an empty state, until the clock
+    caught up. The apps' own states hold such moments (moments never go backwards), so an import
+    keeps them up to 366 days after the clock; beyond that a stamp was typed wrong."""
+    item = open_todo(1, "changed with the clock ahead", stamp)
+    refused_or_kept = todo.run(
+        "import", "--file", "-", stdin=json.dumps({"schemaVersion": 2, "items": [item]}), env=NOW
+    )
+    assert refused_or_kept.ok is kept, refused_or_kept.envelope
+    if kept:
+        assert todo.run("get", "td_0001", env=NOW).item["createdAt"] == stamp
+        changed = todo.run("complete", "td_0001", env=NOW)
+        assert changed.ok
+        assert changed.item["completedAt"] == changed.item["updatedAt"] == stamp  # never backwards
+    else:
+        assert not (todo.state_dir / "todos.json").exists()
+
+
+def test_a_clock_near_the_last_representable_year_still_reads_an_export(todo: AppRunner) -> None:
+    """A year after a clock in the last year the apps keep is past it: every moment up to the last is kept."""
+    item = open_todo(1, "at the end of time", "9997-12-31T00:00:00.000Z")
+    late = {"AGENTIC_NOW": "9997-06-01T00:00:00Z"}
+    imported = todo.run(
+        "import", "--file", "-", stdin=json.dumps({"schemaVersion": 2, "items": [item]}), env=late
+    )
+    assert imported.ok, imported.envelope
 
 
 def test_a_due_date_far_ahead_is_imported(todo: AppRunner) -> None:

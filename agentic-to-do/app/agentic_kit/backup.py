@@ -20,10 +20,12 @@ nothing and a writer waiting on the lock never waits on the parse:
 - two items with the same id: refused;
 - a `count` other than the number of items (a file cut short or edited), a `nextId` out of the
   counter's range: refused;
-- a moment (a StoredInstant field: createdAt, updatedAt, completedAt, a timer's startedAt…) after
-  the clock, read before the lock: refused, naming the item and the field. Not clamped: a moved
-  stamp would misstate when something happened, and an item stamped in 9997 could never be
-  changed again (a daily repeat never completed). A due date may be far ahead.
+- a moment (a StoredInstant field: createdAt, updatedAt, completedAt, a timer's startedAt…) more
+  than AHEAD_DAYS after the clock, read before the lock: refused, naming the item and the field.
+  Not clamped: a moved stamp would misstate when something happened. A moment ahead of the clock
+  by less is kept: the apps' own states hold such moments after a clock stepped back or a change
+  made with AGENTIC_NOW ahead (moments never go backwards), and their backups must restore. A
+  due date may be far ahead.
 - no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
 
 Into a state with no items, an export is restored exactly: each item keeps its id, its
@@ -54,6 +56,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache
 from typing import Any, Generic, Literal, NotRequired, Protocol, Self, TypeVar
 
@@ -62,7 +65,7 @@ from pydantic_core import from_json
 from typing_extensions import TypedDict
 
 from .clock import timestamp
-from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN
+from .dates import STORED_DUE_PATTERN, STORED_INSTANT_PATTERN, DateError, format_timestamp, parse_instant
 from .envelope import Payload, list_payload
 from .errors import AppError, ErrorCode, validation_error
 from .ids import MAX_ID, format_id, id_problems
@@ -204,8 +207,8 @@ def parse_export(
     id_prefix: str | None = None,
     now: str | None = None,
 ) -> ReadExport[ItemT]:
-    """The export `text` holds, checked as `read_export` says; no stamp may be after `now` (the
-    clock's, when not given)."""
+    """The export `text` holds, checked as `read_export` says; no stamp may be more than AHEAD_DAYS
+    after `now` (the clock's, when not given)."""
     document = _document(option, text)
     del text  # the items' models replace it (when the caller lets it go too)
     if (
@@ -254,6 +257,7 @@ def parse_export(
     imported_from = _imported_from(option, document.pop("importedFrom", {}), raw_items)
     del document
     clock = now if now is not None else timestamp()
+    latest = _latest_moment(clock)
     # Popped from the end, so each item's parsed JSON is let go once its model is made.
     raw_items.reverse()
     items: list[ItemT] = []
@@ -261,7 +265,7 @@ def parse_export(
     position = 0
     while raw_items:
         position += 1
-        item = _item(option, position, raw_items.pop(), validate, item_problem, clock)
+        item = _item(option, position, raw_items.pop(), validate, item_problem, clock, latest)
         item_id: str = item.id
         if item_id in seen:
             raise validation_error(f"{option} holds id {item_id} twice.", _HINT)
@@ -392,6 +396,7 @@ def _item(
     validate: Callable[[Any], ItemT],
     item_problem: Callable[[ItemT], str | None],
     now: str,
+    latest: str,
 ) -> ItemT:
     where = f"{option} item {position}"
     try:
@@ -406,23 +411,38 @@ def _item(
     problem = item_problem(item)
     if problem is not None:
         raise validation_error(f"{where}: {problem}.", _HINT)
-    # A moment after the clock would stop every later change (moments never go backwards): such an
-    # item could never be updated or completed. Refused, not clamped: a changed stamp is a lie
-    # about when it happened. A due date may be far ahead; it is no moment that happened.
+    # A moment far after the clock (a year typed wrong, 9997) is no moment that happened: refused,
+    # not clamped, as a changed stamp is a lie about when it happened. One less far ahead is the
+    # apps' own (a clock that stepped back) and is kept. A due date may be far ahead.
     late = [
         f"{alias} {stamp}"
         for field, alias in _instant_fields(type(item))
         if isinstance(stamp := getattr(item, field), str)
-        and stamp > now  # one form: text order is time order
+        and stamp > latest  # one form: text order is time order
     ]
     if late:
         raise validation_error(
-            f"{where} ({item.id}): {_and(late)} {'is' if len(late) == 1 else 'are'} after the "
-            f"clock ({now}); a moment that happened cannot be in the future.",
+            f"{where} ({item.id}): {_and(late)} {'is' if len(late) == 1 else 'are'} more than "
+            f"{AHEAD_DAYS} days after the clock ({now}); a moment that happened cannot be so far ahead.",
             "Check the clock (or AGENTIC_NOW) where the export was made and here; "
-            "correct the stamp, or import once this clock has passed it.",
+            "correct the stamp, or import once this clock is within a year of it.",
         )
     return item
+
+
+# How far after the clock an imported moment may be: a clock that stepped back (NTP, a second
+# machine, a restored VM, a change made with AGENTIC_NOW ahead) leaves the apps' own states with
+# moments ahead of it, and a backup of one restores; a year further is a stamp typed wrong.
+AHEAD_DAYS = 366
+
+
+def _latest_moment(clock: str) -> str:
+    """The last moment an import keeps: AHEAD_DAYS after `clock`, or the last one a stamp can
+    hold when that is past the year 9999."""
+    try:
+        return format_timestamp(parse_instant(clock) + timedelta(days=AHEAD_DAYS))
+    except (OverflowError, DateError):
+        return "9999-12-31T23:59:59.999Z"
 
 
 def _and(parts: list[str]) -> str:
