@@ -32,6 +32,12 @@ TEMPLATE = Path(__file__).resolve().parent / "templates" / "package"
 # APP.md.template, so that the template folder is no package a catalog would find (and list as
 # broken, its slug a placeholder).
 TEMPLATE_SUFFIX = ".template"
+# Written beside APP.md, so that a package kept in a repository of its own never commits the
+# user's data or bytecode (written here, not from templates/: a dotfile is no package data).
+GITIGNORE = (
+    "# The app's state is the user's data, never part of the package.\n"
+    "app/state/*\n!app/state/.gitkeep\n__pycache__/\n"
+)
 SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 MAX_SLUG_CHARS = 58  # its skill is SLUG-usage, and a skill name has at most 64 characters
 MAX_SKILL_DESCRIPTION_CHARS = 1024  # the Agent Skills limit
@@ -143,6 +149,9 @@ def create_package(
             destination = target / relative
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_text(_fill(source.read_text(encoding="utf-8"), values), encoding="utf-8")
+        (target / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+        (target / "app" / "state").mkdir(parents=True, exist_ok=True)
+        (target / "app" / "state" / ".gitkeep").touch()
         sync(target)
     except BaseException:
         if existed:

@@ -34,6 +34,10 @@ def test_a_new_package_passes_check_and_its_own_test(
             "scenarios/add-returns-the-new-entry.json"} <= set(
         created.envelope["item"]["files"]
     )  # fmt: skip
+    # A package kept in a repository of its own commits neither the user's state nor bytecode.
+    assert {".gitignore", "app/state/.gitkeep"} <= set(created.envelope["item"]["files"])
+    ignored = (package / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {"app/state/*", "!app/state/.gitkeep", "__pycache__/"} <= set(ignored)
     checked = agentapps("check", str(package), "--approve")  # a new folder is not trusted yet
     assert checked.exit_status == 0
     assert [(report["errors"], report["warnings"]) for report in checked.envelope["items"]] == [(0, 0)]

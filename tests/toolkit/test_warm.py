@@ -5,6 +5,7 @@ it dies."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -76,13 +77,20 @@ def replay_recorded(scenarios: list[Scenario], runtime: Runtime) -> StepOutcomes
 SLICES = 6
 
 
+@functools.cache
+def suite_scenarios() -> dict[Path, Scenario]:
+    """The suite-level scenarios, each loaded once per test process: a seed-level one pins no
+    clock, so its bytes differ run to run."""
+    loaded = {path: load_scenario(path) for path in scenario_files(SCENARIOS)}
+    return {path: scenario for path, scenario in loaded.items() if scenario.level == "suite"}
+
+
 def suite_scenario_files() -> list[Path]:
-    """The suite-level scenarios: a seed-level one pins no clock, so its bytes differ run to run."""
-    return [path for path in scenario_files(SCENARIOS) if load_scenario(path).level == "suite"]
+    return list(suite_scenarios())
 
 
 def scenario_slice(number: int) -> list[Scenario]:
-    return [load_scenario(path) for path in suite_scenario_files()[number::SLICES]]
+    return list(suite_scenarios().values())[number::SLICES]
 
 
 def test_the_slices_hold_every_scenario_once() -> None:
@@ -90,7 +98,7 @@ def test_the_slices_hold_every_scenario_once() -> None:
     sliced = [scenario.path for number in range(SLICES) for scenario in scenario_slice(number)]
     assert sorted(sliced) == sorted(files)
     assert len(sliced) == len(set(sliced)) >= 150
-    assert sum(len(load_scenario(path).steps) for path in files) >= 800
+    assert sum(len(suite_scenarios()[path].steps) for path in files) >= 800
 
 
 @pytest.mark.parametrize("number", range(SLICES))
