@@ -71,7 +71,7 @@ from .run_options import (
     with_runtime_hint,
 )
 from .runtime import DEFAULT_MAX_OUTPUT, DEFAULT_TIMEOUT, MAX_TIMEOUT, RunOptions, run_and_relay
-from .suite import default_packages, state_dir_for, state_overrides
+from .suite import default_packages, state_dir_for, state_overrides, suite_apps
 from .warm import WarmRuntime
 
 if TYPE_CHECKING:
@@ -176,11 +176,14 @@ def timeout_option(default_help: str) -> Any:
 def package_folder(given: Path) -> Path:
     """A package argument as a folder: the folder itself, or — when no such folder holds an APP.md
     and the argument is one word — the package with that slug among those `catalog` lists with no
-    root. CONFLICT when two packages there have that slug."""
+    root, else among the suite's three apps (from any folder of the checkout). CONFLICT when two
+    packages there have that slug."""
     text = str(given)
     if os.path.lexists(given / "APP.md") or os.sep in text or text in (".", ".."):
         return given
     matches = [root for root in default_packages(Path(".")) if catalog_entry(root).get("slug") == text]
+    if not matches:  # in a folder of the checkout with no such package: the suite's own apps
+        matches = [root for root in suite_apps() if catalog_entry(root).get("slug") == text]
     if len(matches) > 1:
         raise ToolkitError(
             ErrorCode.CONFLICT,
@@ -197,7 +200,7 @@ def load_package(path: Path) -> Package:
         raise AppError(
             ErrorCode.NOT_FOUND,
             f"No package at {path}: it has no APP.md, and no package listed by `catalog` has that slug.",
-            "Run `catalog` to find packages; give a package's folder or its slug.",
+            "Run `agentapps catalog` to find packages; give a package's folder or its slug.",
         )
     resolved = path.resolve()
     byte = undecodable_byte(str(resolved))

@@ -37,7 +37,7 @@ class ToolkitApp(AgenticApp):
         except PackageNotFoundError:
             return "unknown"
 
-    def render_human(self, envelope: Envelope) -> str:
+    def render_human(self, envelope: Envelope, sorted_by: str | None = None) -> str:
         from .human import render
 
         return render(envelope)

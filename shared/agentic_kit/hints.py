@@ -113,9 +113,9 @@ def shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
-# A call's words are kept whole up to this (any path, any title a command takes): a word cut
-# short would make the call read or store something else. Past it, the call is shown cut.
-CALL_WORD_MAX_CHARS = 4096
+# A call's words are kept whole (a word cut short would make the call read or store something
+# else): a hint is never longer than the command line it answers.
+CALL_WORD_MAX_CHARS = 131_072  # Linux's longest single argument (MAX_ARG_STRLEN): none typed is longer
 
 
 def _call(command: str, words: Sequence[str]) -> str:
@@ -200,7 +200,8 @@ def missing_value(option: str, metavar: str, help_text: str, choices: Sequence[s
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{option} needs a value.",
-        f"Give it as `{option} {metavar}`" + (f": {takes}." if takes else "."),
+        # In words, not as a call: the value is the user's, and a call would hold its placeholder.
+        f"Type its {metavar} right after {option}" + (f"; {metavar}: {takes}." if takes else "."),
     )
 
 
@@ -221,6 +222,7 @@ def unknown_option(
     elsewhere: Mapping[str, Sequence[str]] | None = None,
     fixed: Sequence[str] = (),
     as_value: bool = False,
+    apart: Mapping[str, Sequence[str]] | None = None,
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
@@ -233,6 +235,12 @@ def unknown_option(
     message = f"{owner} no option {quoted(given)}."
     call = _call(command or "", fixed or ["--", given]).strip()
     dashed = f"A value that starts with - goes after `--`, and options before it: `{call}`."
+    if apart:  # `fixed` holds options that cannot go together: one call for each of them
+        calls = " or ".join(f"`{_call(command or '', each)}`" for each in apart.values())
+        dashed = (
+            "A value that starts with - goes after `--`, and options before it, but "
+            f"{' and '.join(apart)} cannot go together: give one, {calls}."
+        )
     if takes_argument and not given.startswith("--"):
         return AppError(ErrorCode.USAGE_ERROR, message, dashed)
     name = given.split("=", 1)[0]

@@ -223,6 +223,7 @@ class Line:
     values: dict[str, list[str]] = field(default_factory=dict)  # each option's values
     words: list[str] = field(default_factory=list)  # the words that are no options
     dashes: int | None = None  # how many of those came before `--`, when it was given
+    sorted_by: str | None = None  # the command's --sort, once its values are read
     # Every word as typed, with the option it names or holds the value of (None: an argument's
     # word, or `--`): the record a hint rebuilds the call from, without reading the words again.
     record: list[Typed] = field(default_factory=list)
@@ -593,6 +594,11 @@ def _unknown_option(
     def refusal(words: Sequence[str], index: int, name: str) -> AppError:
         word = words[index]
         at_word = word.startswith(name)
+        # A dash value is hinted after `--` with the words that follow it; an unknown option among
+        # them (`add -x --tagg home`) would be glued into it there, so it is refused first.
+        later = _unknown_long_option_after(command, words, index) if not word.startswith("--") else None
+        if later is not None:
+            return refusal(words, later, words[later].split("=", 1)[0])
         # The argument the word would fill as a value: a value it refuses is the answer, as the
         # call with `--` before the word would be refused the same way (extend -5m).
         slot = _argument_at(command, len(line.words))
@@ -619,7 +625,8 @@ def _unknown_option(
                 for other in model.commands.values()
                 if other is not command
             },
-            fixed=_with_dashes(command, words, index, len(line.words)) if at_word else [],
+            fixed=(fixed := _with_dashes(command, words, index, len(line.words)) if at_word else []),
+            apart=_apart(command, fixed) if fixed else None,
             # Not for a word that reads as an option given a value (`search standup --status
             # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
             as_value=slot is not None
@@ -628,6 +635,22 @@ def _unknown_option(
         )
 
     return refusal
+
+
+def _unknown_long_option_after(command: Command, words: Sequence[str], index: int) -> int | None:
+    """The index of the first word after `words[index]`, and before any `--`, shaped like a long
+    option (`--tagg`) that the command does not have; a known option's value is skipped."""
+    position = index + 1
+    while position < len(words) and words[position] != "--":
+        word = words[position]
+        param = command.named(word.split("=", 1)[0])
+        if param is not None:
+            position += 2 if param.takes_value and "=" not in word else 1
+            continue
+        if word.startswith("--") and len(word) > 2 and word not in HELP_FLAGS:
+            return position
+        position += 1
+    return None
 
 
 def _given_a_value(words: Sequence[str], index: int) -> bool:
@@ -685,6 +708,7 @@ def _with_dashes(command: Command, words: Sequence[str], index: int, taken: int)
     """The call's words with `--` before the value at `words[index]` that starts with a dash:
     the options typed after it (each with its value) move before `--`, every other word keeps its
     place and its order, and a help flag is left out (the call is the one meant, not its help)."""
+    before = [word for word in words[:index] if word not in HELP_FLAGS]
     options: list[str] = []
     values: list[str] = []
     after = list(words[index + 1 :])
@@ -692,19 +716,38 @@ def _with_dashes(command: Command, words: Sequence[str], index: int, taken: int)
     while position < len(after):
         word = after[position]
         param = command.named(word.split("=", 1)[0])
-        if word == "--":
-            values.extend(after[position + 1 :])
-            break
+        if word == "--":  # the call gets one `--`: options typed after this one move before it too
+            position += 1
+            continue
         if param is not None:
-            options.append(word)
+            given = [word]
             if param.takes_value and "=" not in word and position + 1 < len(after):
                 position += 1
-                options.append(after[position])
+                given.append(after[position])
+            if not _given_already(param, given, [*before, *options]):
+                options.extend(given)
         elif word not in HELP_FLAGS:
             values.append(word)
         position += 1
-    before = [word for word in words[:index] if word not in HELP_FLAGS]
     return [*before, *options, "--", *_one_value_each(command, taken, [words[index], *values])]
+
+
+def _given_already(param: Parameter, given: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the call's `words` already give the option as `given` does: a flag, or an option
+    of one value with the same value (moved there, it would be given twice). Read as the line
+    reader reads: `--opt VALUE` or `--opt=VALUE`."""
+    if param.repeatable:
+        return False
+    if not param.takes_value:
+        return any(word in param.names for word in words)
+    value = given[0].split("=", 1)[1] if "=" in given[0] else (given[1] if len(given) > 1 else None)
+    for at, word in enumerate(words):
+        name, equals, inline = word.partition("=")
+        if name in param.names:
+            typed = inline if equals else (words[at + 1] if at + 1 < len(words) else None)
+            if typed == value:
+                return True
+    return False
 
 
 def _options_moved_before_dashes(
@@ -724,14 +767,15 @@ def _options_moved_before_dashes(
     while index < len(after):
         word = after[index]
         param = command.named(word.split("=", 1)[0])
-        if param is not None and not param.takes_value and param.names and word in args[:cut]:
-            named.append(word)  # a flag given before `--` already: moved, it would be given twice
-        elif param is not None:
+        if param is not None:
             named.append(word.split("=", 1)[0])
-            moved.append(word)
+            given = [word]
             if param.takes_value and "=" not in word and index + 1 < len(after):
                 index += 1
-                moved.append(after[index])
+                given.append(after[index])
+            # One given before `--` already, the same way, is not moved: it would be given twice.
+            if not _given_already(param, given, [*args[:cut], *moved]):
+                moved.extend(given)
         else:
             kept.append(word)
         index += 1

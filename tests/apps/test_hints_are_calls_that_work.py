@@ -136,7 +136,7 @@ def test_an_option_whose_value_is_a_dash_or_the_dashes_is_refused(todo: AppRunne
     assert refused.envelope["error"] == {
         "code": "USAGE_ERROR",
         "message": "--tag needs a value.",
-        "hint": "Give it as `--tag TAG`: A tag; repeat for more.",
+        "hint": "Type its TAG right after --tag; TAG: A tag; repeat for more.",
     }
     assert todo.run("list", env=NOW).items == []
 
@@ -1073,3 +1073,58 @@ def test_a_long_value_in_a_hints_call_is_kept_whole(todo: AppRunner) -> None:
     _, followed = follow(todo, "add", title, "--tag", "travel")
     assert followed["ok"] is True, followed
     assert todo.run("get", "td_0001", env=NOW).item["title"] == title
+
+
+def test_options_after_an_earlier_dashes_are_moved_not_glued_into_the_value(timer: AppRunner) -> None:
+    """Found by an adversary: `start -tea --duration 5m -- --stopwatch` hinted the label
+    "-tea --stopwatch"; the options typed after `--` move before it, and two that cannot go
+    together give one call each."""
+    refused = timer.run("start", "-tea", "--duration", "5m", "--", "--stopwatch", env=NOW)
+    hint = error_of(refused.envelope)["hint"]
+    assert "`start --duration 5m -- -tea` or `start --stopwatch -- -tea`" in hint
+    followed = timer.run(*suggested_call(hint), env=NOW)
+    assert (followed.item["label"], followed.item["kind"]) == ("-tea", "stopwatch")
+
+
+def test_a_tag_typed_after_an_earlier_dashes_stays_a_tag(todo: AppRunner) -> None:
+    _, followed = follow(todo, "add", "-x", "--priority", "high", "--", "--tag", "a")
+    assert (followed["item"]["title"], followed["item"]["tags"]) == ("-x", ["a"])  # type: ignore[index]
+
+
+def test_a_misspelt_option_after_a_dash_value_is_refused_first_not_glued(todo: AppRunner) -> None:
+    """Found by an adversary: `add -x --description -d --tagg home` hinted the title
+    "-x --tagg home"; the unknown option is refused first, with its near name."""
+    refused = todo.run("add", "-x", "--description", "-d", "--tagg", "home", env=NOW)
+    assert error_of(refused.envelope)["message"] == "add has no option '--tagg'."
+    assert error_of(refused.envelope)["hint"].startswith("Did you mean --tag?")
+    assert todo.run("list", "--status", "all", env=NOW).items == []
+
+
+@pytest.mark.parametrize("value", ["high", "low"])
+def test_an_option_on_both_sides_of_the_dashes_is_hinted_once_when_its_value_is_the_same(
+    todo: AppRunner, value: str
+) -> None:
+    """`add --priority high -- -y --priority high` hinted `--priority high` twice, refused again;
+    the same value is given once, another is left for the user to choose between."""
+    refused = todo.run("add", "--priority", "high", "--", "-y", "--priority", value, env=NOW)
+    call = suggested_call(error_of(refused.envelope)["hint"])
+    assert call.count("--priority") == (1 if value == "high" else 2)
+    followed = todo.run(*call, env=NOW)
+    if value == "high":
+        assert (followed.item["title"], followed.item["priority"]) == ("-y", "high")
+    else:
+        assert followed.error_code == "USAGE_ERROR"  # which of the two was meant is the user's
+
+
+def test_a_value_of_thousands_of_characters_is_kept_whole_in_the_call(todo: AppRunner) -> None:
+    description = "d" * 5000
+    _, followed = follow(todo, "add", "-x", "--description", description)
+    assert followed["item"]["description"] == description  # type: ignore[index]
+
+
+def test_an_option_without_its_value_is_hinted_in_words_with_no_placeholder_call(todo: AppRunner) -> None:
+    assert todo.run("add", "x", env=NOW).ok
+    refused = todo.run("update", "td_0001", "--title", env=NOW)
+    hint = error_of(refused.envelope)["hint"]
+    assert hint == "Type its TITLE right after --title; TITLE: New title."
+    assert "`" not in hint

@@ -276,3 +276,17 @@ def test_a_human_list_shows_the_priority_and_tags_its_sort_and_filters_read(
     )
     assert notes.run("add", "Plumber", "--tag", "home", env=NOW).ok
     assert notes.run_human("list", "--tag", "home", env=NOW).stdout == "nt_0001  Plumber  #home\n(1 item)\n"
+
+
+def test_a_list_sorted_by_updated_shows_when_each_changed(app: AppRunner, facts: AppFacts) -> None:
+    """Found by an adversary: `list --human --sort updated` showed no moment in any app, so the
+    list looked unsorted. Sorted so, each line ends with the item's updatedAt; unsorted, it
+    shows the app's own fields alone."""
+    later = {"AGENTIC_NOW": "2026-04-01T10:00:00Z"}
+    assert app.run(*facts.write, env={"AGENTIC_NOW": "2026-04-01T09:00:00Z"}).ok
+    assert app.run(*facts.write, env=later).ok
+    status = ["--status", "all"] if facts.package == "agentic-timer" else []
+    lines = app.run_human("list", "--sort", "updated", *status).stdout.splitlines()
+    assert lines[0].endswith("updated 2026-04-01 09:00:00 +00:00"), lines
+    assert lines[1].endswith("updated 2026-04-01 10:00:00 +00:00"), lines
+    assert "updated" not in app.run_human("list", *status).stdout

@@ -83,6 +83,22 @@ def test_a_slug_stands_for_its_package_from_any_folder(
         assert done.envelope["items"] == []
 
 
+@pytest.mark.parametrize("folder", ["agentic-notes", "docs", "tests/fixtures"])
+@pytest.mark.parametrize("command", ["activate", "run", "check"])
+def test_a_slug_stands_for_a_suite_app_from_any_folder_of_the_checkout(
+    agentapps: Agentapps, monkeypatch: pytest.MonkeyPatch, folder: str, command: str
+) -> None:
+    """Found by an adversary: in agentic-notes/ the catalog lists only agentic-notes, so
+    `activate agentic-to-do` was NOT_FOUND, and in docs/ `check agentic-timer` read a folder
+    docs/agentic-timer that is not there."""
+    monkeypatch.chdir(SUITE / folder)
+    args = {"activate": [], "run": ["--", "list"], "check": []}[command]
+    done = agentapps(command, "agentic-timer", *args)
+    assert done.exit_status == 0, done.envelope
+    if command == "activate":
+        assert done.envelope["item"]["source"] == str(SUITE / "agentic-timer")
+
+
 def test_an_unknown_slug_is_not_found(
     agentapps: Agentapps, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -159,9 +159,13 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         error = AppError(ErrorCode.INTERNAL_ERROR, f"Command {command} returned no result.")
         return error_envelope(command, error), error.exit_status
 
-    def render_human(self, envelope: Envelope) -> str:
-        """The envelope as --human prints it."""
-        return human.render(envelope, self.summary, self.durations)
+    def render_human(self, envelope: Envelope, sorted_by: str | None = None) -> str:
+        """The envelope as --human prints it; a list sorted by `updated` shows each item's
+        updatedAt, so that it reads as sorted (`created` is the ids' order, `due` is shown)."""
+        summary = self.summary
+        if sorted_by == "updated" and "updatedAt" not in summary:
+            summary = {**summary, "updatedAt": "updated {}"}
+        return human.render(envelope, summary, self.durations)
 
     def version(self) -> str:
         """The package's version: the `version` of its APP.md frontmatter, read only when asked.

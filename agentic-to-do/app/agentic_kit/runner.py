@@ -50,7 +50,7 @@ class App(Protocol):
     def model(self) -> AppModel: ...
     def version(self) -> str: ...
     def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]: ...
-    def render_human(self, envelope: Envelope) -> str: ...
+    def render_human(self, envelope: Envelope, sorted_by: str | None = None) -> str: ...
 
 
 def run(app: App, argv: Sequence[str] | None = None, render: Callable[[Envelope], str] | None = None) -> int:
@@ -60,7 +60,7 @@ def run(app: App, argv: Sequence[str] | None = None, render: Callable[[Envelope]
     held back while a commit or the print was under way reaches them when this returns.
     """
     with interrupts.one_run(ends_the_process=False):
-        return _run(app, argv, render or app.render_human)
+        return _run(app, argv, render)
 
 
 def main(app: App) -> None:
@@ -78,11 +78,11 @@ def main(app: App) -> None:
         # Past a file-size limit, a write must fail with an error we can report, not kill us.
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     with interrupts.one_run(ends_the_process=True):
-        status = _run(app, None, app.render_human)
+        status = _run(app, None, None)
     sys.exit(status)
 
 
-def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str]) -> int:
+def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     model = app.model()
     at = command_at(args)
@@ -102,7 +102,12 @@ def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str]
             envelope, status = _internal_error(command, error, committed=run.commits > 0)
     as_text = line.human and not _is_usage_error(envelope)
     try:
-        text = render(to_plain(envelope)) if as_text else to_json(envelope)
+        if not as_text:
+            text = to_json(envelope)
+        elif render is not None:
+            text = render(to_plain(envelope))
+        else:  # a sorted list shows what it is sorted by
+            text = app.render_human(to_plain(envelope), sorted_by=line.sorted_by)
     except Exception as error:  # noqa: BLE001 - whatever went wrong, stdout gets one envelope
         envelope, status = _internal_error(command, error, committed=run.commits > 0)
         text = to_json(envelope)
@@ -150,6 +155,8 @@ def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> 
     if reading.help:
         return help_envelope(name, ctx.get_help() + "\n"), EXIT_OK
     ctx.params = command_values(command, ctx, reading, words)
+    sort = ctx.params.get("sort")  # every app's --sort (sorting.py): --human shows what it reads
+    line.sorted_by = None if sort is None else str(sort)
     with root, ctx:
         try:
             result = command.command.invoke(ctx)
