@@ -51,7 +51,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("package", PACKAGES)
 def test_a_package_has_the_top_level_entries_agentapps_new_makes(generated: Path, package: str) -> None:
     assert entries(SUITE / package) == entries(generated) == {
-        "APP.md", "app/", "schemas/", "scenarios/", "skills/", "tests/"
+        ".gitignore", "APP.md", "app/", "schemas/", "scenarios/", "skills/", "tests/"
     }  # fmt: skip
 
 
