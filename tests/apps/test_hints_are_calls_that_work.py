@@ -1128,3 +1128,29 @@ def test_an_option_without_its_value_is_hinted_in_words_with_no_placeholder_call
     hint = error_of(refused.envelope)["hint"]
     assert hint == "Type its TITLE right after --title; TITLE: New title."
     assert "`" not in hint
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["update", "td_0001", "--title", "--priority", "low"],
+        ["update", "td_0001", "--due-at", "--tag", "x"],
+        ["add", "Fix", "--description", "--priority", "high"],
+    ],
+)
+def test_an_option_that_took_another_options_name_is_never_hinted_as_one_value(
+    todo: AppRunner, args: list[str]
+) -> None:
+    """Found by an adversary: `update td_0001 --title --priority low` hinted `--title "--priority
+    low"`, which stored that title. The value was left out: the refusal says so in words, and no
+    call holds the words glued; `--title=--priority` gives that text on purpose."""
+    assert todo.run("add", "x", env=NOW).ok
+    before = todo.run("list", "--status", "all", env=NOW).items
+    refused = todo.run(*args, env=NOW)
+    assert refused.error_code == "USAGE_ERROR"
+    error = error_of(refused.envelope)
+    assert " took " in error["message"]
+    assert "`" not in error["hint"]
+    assert todo.run("list", "--status", "all", env=NOW).items == before
+    on_purpose = todo.run("update", "td_0001", "--title=--priority", env=NOW)
+    assert on_purpose.item["title"] == "--priority"

@@ -278,6 +278,28 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
         if moved is not None:
             raise hints.options_after_dashes(command.name, *moved, _apart(command, moved[0]))
     if extra:
+        # `update ID --title --priority low`: the title was left out, and --title took the next
+        # option's name as its value (as it may): the words after it are that option's, not the title's.
+        taken_as_value = next(
+            (
+                each
+                for each in line.record
+                if each.param is not None
+                and each.value is not None
+                and each.word == each.value  # its own word after the option, not `--title=--priority`
+                and each.value.startswith("--")
+                and command.named(each.value.split("=", 1)[0]) is not None
+            ),
+            None,
+        )
+        if taken_as_value is not None and taken_as_value.param is not None:
+            raise hints.option_taken_as_value(
+                command.name,
+                taken_as_value.param.option,
+                taken_as_value.param.metavar,
+                taken_as_value.value or "",
+                extra,
+            )
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
         glued = _joined(command, line.record, count)

@@ -205,6 +205,21 @@ def missing_value(option: str, metavar: str, help_text: str, choices: Sequence[s
     )
 
 
+def option_taken_as_value(
+    command: str, option: str, metavar: str, value: str, extra: Sequence[str]
+) -> AppError:
+    """An option whose value is another option's name, with words left over (`update ID --title
+    --priority low`): most likely its value was left out. Said in words: the value is the user's."""
+    left = " ".join(quoted(word) for word in extra)
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{option} took {quoted(value)} as its {metavar}, so {left} {'is' if len(extra) == 1 else 'are'} "
+        f"left over; {value} is an option of {command}.",
+        f"Type the {metavar} right after {option}, then {value} and its value. To give the text "
+        f"{value} itself, write {option}={value}.",
+    )
+
+
 def flag_with_value(option: str) -> AppError:
     return AppError(
         ErrorCode.USAGE_ERROR,
