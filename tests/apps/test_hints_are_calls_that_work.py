@@ -1096,7 +1096,9 @@ def test_a_misspelt_option_after_a_dash_value_is_refused_first_not_glued(todo: A
     "-x --tagg home"; the unknown option is refused first, with its near name."""
     refused = todo.run("add", "-x", "--description", "-d", "--tagg", "home", env=NOW)
     assert error_of(refused.envelope)["message"] == "add has no option '--tagg'."
-    assert error_of(refused.envelope)["hint"].startswith("Did you mean --tag?")
+    assert error_of(refused.envelope)["hint"].startswith(
+        "Did you mean --tag: `add -x --description -d --tag home`?"
+    )
     assert todo.run("list", "--status", "all", env=NOW).items == []
 
 
@@ -1154,3 +1156,22 @@ def test_an_option_that_took_another_options_name_is_never_hinted_as_one_value(
     assert todo.run("list", "--status", "all", env=NOW).items == before
     on_purpose = todo.run("update", "td_0001", "--title=--priority", env=NOW)
     assert on_purpose.item["title"] == "--priority"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "x", "--priorty", "high"],
+        ["add", "x", "--tagg", "home", "--tagg=work"],
+        ["add", "x", "--priorty=high"],
+    ],
+)
+def test_a_misspelt_option_hints_the_call_with_its_name_corrected(todo: AppRunner, args: list[str]) -> None:
+    """Found by an adversary: "Did you mean --priority?" offered no call. The call as typed, the
+    misspelt name corrected wherever it stands before `--`, stores what was meant."""
+    _, followed = follow(todo, *args)
+    assert followed["ok"] is True, followed
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert item["title"] == "x"
+    assert (item["priority"], item["tags"]) in [("high", []), (None, ["home", "work"])]

@@ -649,6 +649,8 @@ def _unknown_option(
             },
             fixed=(fixed := _with_dashes(command, words, index, len(line.words)) if at_word else []),
             apart=_apart(command, fixed) if fixed else None,
+            typed=words if at_word else (),
+            at=index,
             # Not for a word that reads as an option given a value (`search standup --status
             # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
             as_value=slot is not None

@@ -238,6 +238,8 @@ def unknown_option(
     fixed: Sequence[str] = (),
     as_value: bool = False,
     apart: Mapping[str, Sequence[str]] | None = None,
+    typed: Sequence[str] = (),
+    at: int = -1,
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
@@ -267,6 +269,18 @@ def unknown_option(
     bare = {option.lstrip("-"): option for option in options}
     close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
     guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
+    # Only for a word shaped as a long option (`--priorty`): `-new title` is a value, not a name.
+    shaped = 0 <= at < len(typed) and typed[at].startswith("--") and not any(c.isspace() for c in typed[at])
+    if close and command and shaped:
+        # The call as typed (`typed`, the words after the command) with the misspelt name, each
+        # time it is given before any `--`, corrected: `add x --priorty high` → `add x --priority high`.
+        misspelt, right = typed[at].partition("=")[0], bare[close[0]]
+        cut = list(typed).index("--") if "--" in typed else len(typed)  # after it, words are values
+        corrected = [
+            right + word[len(misspelt) :] if place < cut and word.partition("=")[0] == misspelt else word
+            for place, word in enumerate(typed)
+        ]
+        guess = f"Did you mean {bare[close[0]]}: `{_call(command, corrected)}`? "
     where = f"Options of {command}" if command else "The app's options (before the command)"
     value = (
         f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
