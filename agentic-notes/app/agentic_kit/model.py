@@ -278,28 +278,7 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
         if moved is not None:
             raise hints.options_after_dashes(command.name, *moved, _apart(command, moved[0]))
     if extra:
-        # `update ID --title --priority low`: the title was left out, and --title took the next
-        # option's name as its value (as it may): the words after it are that option's, not the title's.
-        taken_as_value = next(
-            (
-                each
-                for each in line.record
-                if each.param is not None
-                and each.value is not None
-                and each.word == each.value  # its own word after the option, not `--title=--priority`
-                and each.value.startswith("--")
-                and command.named(each.value.split("=", 1)[0]) is not None
-            ),
-            None,
-        )
-        if taken_as_value is not None and taken_as_value.param is not None:
-            raise hints.option_taken_as_value(
-                command.name,
-                taken_as_value.param.option,
-                taken_as_value.param.metavar,
-                taken_as_value.value or "",
-                extra,
-            )
+        _refuse_an_option_taken_as_a_value(command, line, extra)
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
         after_dashes = line.dashes is not None and line.dashes <= count
         glued = _joined(command, line.record, count)
@@ -308,6 +287,24 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
             raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
     return values
+
+
+def _refuse_an_option_taken_as_a_value(command: Command, line: Line, extra: Sequence[str]) -> None:
+    """`update ID --title --priority low`: the title was left out, and --title took the next
+    option's name as its value (as it may), so the words after it are that option's, not the
+    title's: refused in words, never hinted as one value. `--title=--priority` is meant."""
+    for each in line.record:
+        value = each.value
+        if (
+            each.param is not None
+            and value is not None
+            and each.word == value  # its own word after the option, not `--title=--priority`
+            and value.startswith("--")
+            and command.named(value.split("=", 1)[0]) is not None
+        ):
+            raise hints.option_taken_as_value(
+                command.name, each.param.option, each.param.metavar, value, extra
+            )
 
 
 def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, list[str], list[str]] | None:
@@ -669,7 +666,7 @@ def _unknown_long_option_after(command: Command, words: Sequence[str], index: in
         word = words[position]
         param = command.named(word.split("=", 1)[0])
         if param is not None:
-            position += 2 if param.takes_value and "=" not in word else 1
+            position += len(_option_as_typed(param, words, position))
             continue
         if word.startswith("--") and len(word) > 2 and word not in HELP_FLAGS:
             return position
@@ -744,16 +741,24 @@ def _with_dashes(command: Command, words: Sequence[str], index: int, taken: int)
             position += 1
             continue
         if param is not None:
-            given = [word]
-            if param.takes_value and "=" not in word and position + 1 < len(after):
-                position += 1
-                given.append(after[position])
+            given = _option_as_typed(param, after, position)
+            position += len(given)
             if not _given_already(param, given, [*before, *options]):
                 options.extend(given)
-        elif word not in HELP_FLAGS:
+            continue
+        if word not in HELP_FLAGS:
             values.append(word)
         position += 1
     return [*before, *options, "--", *_one_value_each(command, taken, [words[index], *values])]
+
+
+def _option_as_typed(param: Parameter, words: Sequence[str], position: int) -> list[str]:
+    """The option at `words[position]` with its value when that is the next word (`--tag home`);
+    the word alone for a flag, `--tag=home`, or a value-taking option last in the line."""
+    word = words[position]
+    if param.takes_value and "=" not in word and position + 1 < len(words):
+        return [word, words[position + 1]]
+    return [word]
 
 
 def _given_already(param: Parameter, given: Sequence[str], words: Sequence[str]) -> bool:
@@ -793,15 +798,13 @@ def _options_moved_before_dashes(
         param = command.named(word.split("=", 1)[0])
         if param is not None:
             named.append(word.split("=", 1)[0])
-            given = [word]
-            if param.takes_value and "=" not in word and index + 1 < len(after):
-                index += 1
-                given.append(after[index])
+            given = _option_as_typed(param, after, index)
+            index += len(given)
             # One given before `--` already, the same way, is not moved: it would be given twice.
             if not _given_already(param, given, [*args[:cut], *moved]):
                 moved.extend(given)
-        else:
-            kept.append(word)
+            continue
+        kept.append(word)
         index += 1
     if not named:
         return None

@@ -160,11 +160,12 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
         return error_envelope(command, error), error.exit_status
 
     def render_human(self, envelope: Envelope, sorted_by: str | None = None) -> str:
-        """The envelope as --human prints it; a list sorted by `updated` shows each item's
-        updatedAt, so that it reads as sorted (`created` is the ids' order, `due` is shown)."""
-        summary = self.summary
-        if sorted_by == "updated" and "updatedAt" not in summary:
-            summary = {**summary, "updatedAt": "updated {}"}
+        """The envelope as --human prints it; a list sorted by a key shows what the key reads
+        (`--sort updated`: each item's updatedAt), so that it reads as sorted."""
+        from .sorting import SHOWN_FOR_KEY  # only --human asks
+
+        field, shown = SHOWN_FOR_KEY.get(sorted_by or "", ("", ""))
+        summary = self.summary if not field or field in self.summary else {**self.summary, field: shown}
         return human.render(envelope, summary, self.durations)
 
     def version(self) -> str:

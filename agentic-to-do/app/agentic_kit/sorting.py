@@ -38,6 +38,9 @@ DEFAULT_ORDER = {
     SortKey.updated: "least recently changed first",
 }
 NEWEST_FIRST = "newest first"  # creation order reversed (notes' list)
+# What a --human list sorted by a key shows of each item for it, when the app's summary does not
+# already: `created` is the ids' order and `due` every app shows.
+SHOWN_FOR_KEY = {SortKey.updated.value: ("updatedAt", "updated {}")}
 
 
 def sort_option(default: SortKey, *, newest_first: bool = False, own_keys: str = "") -> Any:
