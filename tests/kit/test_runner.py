@@ -4,6 +4,7 @@ too, names the command so found (null when the line names none of the app's)."""
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -86,3 +87,12 @@ def test_help_before_the_command_comes_before_the_version(todo: AppRunner, args:
         None,
         True,
     )
+
+
+@pytest.mark.parametrize("args", [["add", "Buy milk"], ["list"], ["get", "td_9999"]])
+def test_a_run_leaves_nothing_of_its_state_out_of_the_cycle_collector(todo: AppRunner, args: list[str]) -> None:
+    """A run freezes the state it reads (store._no_cycle_collection) and thaws it as it ends, so a
+    process that runs many commands (a test, a host) collects them as before."""
+    todo.run("add", "First")
+    assert todo.run(*args).envelope["command"] == args[0]
+    assert gc.get_freeze_count() == 0
