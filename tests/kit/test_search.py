@@ -19,12 +19,21 @@ def plain_excerpt(body: str) -> str:
 @settings(max_examples=400, derandomize=True)
 @given(
     st.lists(
-        st.sampled_from(["a", "bc", " ", "  ", "\n", "\t", "é", "☕", "\r\n", "word "]), max_size=120
+        st.sampled_from(
+            ["a", "bc", " ", "  ", "\n", "\t", "é", "☕", "\r\n", "word ", "\u00a0", "\u3000", "\x1c", "\x00"]
+        ),
+        max_size=120,
     ).map("".join)
     | st.text(max_size=300)
 )
 def test_the_excerpt_is_the_collapsed_body_cut_to_160_characters(body: str) -> None:
     assert excerpts.excerpt(body) == plain_excerpt(body)
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    """What the excerpt's fast path stands on: a printable text holds no whitespace but spaces."""
+    spaces = [chr(code) for code in range(0x110000) if chr(code).isspace()]
+    assert [space for space in spaces if space.isprintable()] == [" "]
 
 
 @dataclass
