@@ -24,6 +24,12 @@ nox.options.download_python = "never"  # an interpreter is found on this machine
 nox.needs_version = ">=2026.8.10"  # the first nox that runs sessions in parallel
 nox.options.parallel = 2
 
+# A machine may set PYTHONDONTWRITEBYTECODE (this one and CI's do): every process of every session
+# would then compile each module of the kit, the apps, the toolkit and the tests anew at every
+# start, a fifth of a cold app's start-up, thousands of times in `tests`. Sessions run with
+# Python's default instead: bytecode cached beside each module (in __pycache__/, which git ignores).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 ROOT = Path(__file__).parent
 PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
 PYTHONS = ("3.11", "3.12", "3.13")  # every Python the suite supports (requires-python >= 3.11)

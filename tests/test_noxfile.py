@@ -3,6 +3,7 @@ marked serial alone after them; a pass that collects nothing fails; every sessio
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -165,3 +166,19 @@ def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleTy
     light = [name for name in noxfile.nox.options.sessions if name != "tests"]
     assert light
     assert all(sessions[name].allow_parallel for name in light)
+
+
+def test_every_session_caches_bytecode_whatever_the_machine_says() -> None:
+    """With PYTHONDONTWRITEBYTECODE set outside (this machine and CI's set it), the sessions'
+    processes would compile every module of the suite anew at each start: nox's environment,
+    which each session's commands inherit, no longer has it once the noxfile is read."""
+    probe = "import os, runpy; runpy.run_path('noxfile.py'); print(os.environ.get('PYTHONDONTWRITEBYTECODE'))"
+    completed = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (completed.returncode, completed.stdout.strip()) == (0, "None"), completed.stderr
