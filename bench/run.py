@@ -561,13 +561,51 @@ def table(rows: list[dict[str, Any]]) -> str:
 Key = tuple[str, int, str]  # (app, items, command)
 WARM_READS = [("mcp warm", n, c) for n in MCP_SIZES for c in ("list", "get")]
 WARM_WRITES = [("mcp warm", n, "add") for n in MCP_SIZES]
+PACKAGES = ("agentic-to-do", "agentic-notes", "agentic-timer")
+# Each app's commands by what the cold targets name them: its reads, its writes, its create.
+COLD_READS = {package: ["list", "get"] for package in PACKAGES}
+COLD_WRITES = {
+    "agentic-to-do": ["add", "update"],
+    "agentic-notes": ["add", "update"],
+    "agentic-timer": ["start", "stop"],
+}
+CREATE = {"agentic-to-do": "add", "agentic-notes": "add", "agentic-timer": "start"}
 TARGETS: list[tuple[str, list[Key], str, float]] = [
     ("A warm read (MCP list, get) ≤ 0.10 T", WARM_READS, "ratio", 0.10),
     ("A warm write (MCP add) ≤ 0.15 T", WARM_WRITES, "ratio", 0.15),
+    (
+        "A cold read (list, get) at 1,000 items ≤ 1.10 T, every app",
+        [(p, 1_000, c) for p, commands in COLD_READS.items() for c in commands],
+        "ratio",
+        1.10,
+    ),
+    (
+        "A cold write at 1,000 items ≤ 1.20 T, every app",
+        [(p, 1_000, c) for p, commands in COLD_WRITES.items() for c in commands],
+        "ratio",
+        1.20,
+    ),
+    (
+        "A cold list at 10,000 items ≤ 1.40 T, every app",
+        [(p, 10_000, "list") for p in PACKAGES],
+        "ratio",
+        1.40,
+    ),
+    (
+        "A cold create (add, start) at 10,000 items ≤ 1.30 T, every app",
+        [(p, 10_000, c) for p, c in CREATE.items()],
+        "ratio",
+        1.30,
+    ),
     ("agentic-to-do add at 100 items ≤ 1.20 T", [("agentic-to-do", 100, "add")], "ratio", 1.20),
-    ("agentic-to-do add at 10,000 items ≤ 1.30 T", [("agentic-to-do", 10_000, "add")], "ratio", 1.30),
-    ("agentic-notes list at 10,000 items ≤ 1.40 T", [("agentic-notes", 10_000, "list")], "ratio", 1.40),
     ("agentic-notes list at 10,000 items ≤ 64 MiB", [("agentic-notes", 10_000, "list")], "peak_mib", 64.0),
+    # The cold targets hold only if memory does not pay for them: no higher than the round before's.
+    (
+        "agentic-notes list at 10,000 items ≤ 84 MiB (the peak before the cold targets' work)",
+        [("agentic-notes", 10_000, "list")],
+        "peak_mib",
+        84.0,
+    ),
 ]
 
 
@@ -578,7 +616,11 @@ def targets(rows: list[dict[str, Any]]) -> str:
     for what, keys, field, bound in TARGETS:
         measured = [(key, found[key][field]) for key in keys if key in found]
         unit = " MiB" if field == "peak_mib" else " T"
-        shown = "; ".join(f"{c} at {n:,}: {value:.2f}{unit}" for (_, n, c), value in measured)
+        several = len({app for (app, _, _), _ in measured}) > 1
+        shown = "; ".join(
+            f"{app.removeprefix('agentic-') + ' ' if several else ''}{c} at {n:,}: {value:.2f}{unit}"
+            for (app, n, c), value in measured
+        )
         met = all(value <= bound for _, value in measured)
         verdict = ("yes" if met else "no") if measured else "not measured"
         lines.append(f"| {what} | {shown} | {verdict} |")
