@@ -7,6 +7,8 @@ import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentic_kit.dates import (
     EARLIEST,
@@ -21,7 +23,9 @@ from agentic_kit.dates import (
     DateError,
     OutOfRange,
     deadline,
+    format_ms,
     format_timestamp,
+    from_ms,
     parse_bound,
     parse_due,
     parse_instant,
@@ -183,3 +187,13 @@ def test_near_readings_read_by_the_users_clock_and_zone(monkeypatch: pytest.Monk
     assert read("2026-12-31T17:00") == ["2026-12-31T17:00:00-05:00"]
     assert read("13:00") == ["2026-12-01T13:00:00-05:00"]
     assert [read(text) for text in ("24:00", "2026-13-01", "x" * 50, "２０２６-12-3")] == [[], [], [], []]
+
+
+# Every millisecond of the range: from 0001-01-01 to the last of 9999-12-31.
+FIRST_MS, LAST_MS = -62_135_596_800_000, 253_402_300_799_999
+
+
+@settings(max_examples=2000, derandomize=True)
+@given(st.integers(FIRST_MS, LAST_MS) | st.sampled_from([FIRST_MS, LAST_MS, -1, 0, 999, 1000, -1000, -1001]))
+def test_format_ms_writes_what_format_timestamp_writes(milliseconds: int) -> None:
+    assert format_ms(milliseconds) == format_timestamp(from_ms(milliseconds))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agentic_kit.dates import format_timestamp, from_ms, to_ms
+from agentic_kit.dates import format_ms, to_ms
 
 from .models import Timer
 
@@ -54,7 +54,7 @@ def view(timer: Timer, now_ms: int) -> dict[str, object]:
         "kind": timer.kind,
         "status": timer.status,
         "durationMs": duration,
-        "dueAt": None if due is None else format_timestamp(from_ms(due)),
+        "dueAt": None if due is None else format_ms(due),
         "startedAt": timer.started_at,
         "pausedAt": timer.paused_at,
         "stoppedAt": timer.stopped_at,
