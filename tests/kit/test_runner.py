@@ -90,7 +90,9 @@ def test_help_before_the_command_comes_before_the_version(todo: AppRunner, args:
 
 
 @pytest.mark.parametrize("args", [["add", "Buy milk"], ["list"], ["get", "td_9999"]])
-def test_a_run_leaves_nothing_of_its_state_out_of_the_cycle_collector(todo: AppRunner, args: list[str]) -> None:
+def test_a_run_leaves_nothing_of_its_state_out_of_the_cycle_collector(
+    todo: AppRunner, args: list[str]
+) -> None:
     """A run freezes the state it reads (store._no_cycle_collection) and thaws it as it ends, so a
     process that runs many commands (a test, a host) collects them as before."""
     todo.run("add", "First")
