@@ -50,12 +50,20 @@ def search(entities: Iterable[EntityT], terms: list[str], text: Callable[[Entity
     for entity in entities:
         title = fold(entity.title)
         tags = fold(" ".join(entity.tags)) if entity.tags else ""
-        missing = [key for key in keys if key not in title and key not in tags]
+        # One pass over the terms counts the title's and the tags' hits and keeps the rest.
+        in_title = in_tags = 0
+        missing: list[str] = []
+        for key in keys:
+            found_in_title, found_in_tags = key in title, key in tags
+            in_title += found_in_title
+            in_tags += found_in_tags
+            if not (found_in_title or found_in_tags):
+                missing.append(key)
         if missing:  # only then is the text folded and read (a note's body may be a megabyte)
             body = fold(text(entity))
             if any(key not in body for key in missing):
                 continue
-        ranked.append(((-sum(key in title for key in keys), -sum(key in tags for key in keys)), entity))
+        ranked.append(((-in_title, -in_tags), entity))
     ranked.sort(key=lambda pair: pair[0])  # stable: the order given within a rank
     return [entity for _, entity in ranked]
 
