@@ -98,3 +98,18 @@ def test_a_run_leaves_nothing_of_its_state_out_of_the_cycle_collector(
     todo.run("add", "First")
     assert todo.run(*args).envelope["command"] == args[0]
     assert gc.get_freeze_count() == 0
+
+
+def test_a_run_leaves_what_its_host_froze_frozen(todo: AppRunner) -> None:
+    """A host that froze objects of its own (a server before it forks) keeps them frozen: the
+    run's reads then freeze nothing, and its end thaws nothing."""
+    todo.run("add", "First")
+    gc.freeze()
+    try:
+        held = gc.get_freeze_count()
+        assert held > 0
+        assert todo.run("list").envelope["count"] == 1
+        # Not thawed (0), and nothing of the run's added (objects it freed leave the count).
+        assert 0 < gc.get_freeze_count() <= held
+    finally:
+        gc.unfreeze()
