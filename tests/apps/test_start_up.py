@@ -4,6 +4,7 @@ measured by `nox -s bench`, never asserted in a test)."""
 from __future__ import annotations
 
 import ast
+import gc
 import json
 import subprocess
 import sys
@@ -149,3 +150,46 @@ def test_plugins_are_turned_off_before_anything_can_build_a_model(script: Path) 
         for alias in node.names
     ]
     assert names[:4] == ["_signal", "os", "sys", "agentic_kit.plugins_off"]
+
+
+COLLECTOR_PROBE = """
+import atexit, gc, runpy, sys
+atexit.register(lambda: print("collector", "on" if gc.isenabled() else "off", file=sys.stderr))
+sys.argv = ["app/cli.py", *sys.argv[1:]]
+runpy.run_path("app/cli.py", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("command", ["read", "write"])
+def test_a_run_as_the_program_turns_the_cycle_collector_off_and_an_importer_keeps_its_own(
+    app: AppRunner, facts: AppFacts, command: str
+) -> None:
+    """Run as the program (`__main__`), the entry script turns the collector off before the
+    modules load, for the rest of the process; a process that imports it (this test's, through
+    the in-process harness) keeps the collector as it was."""
+    args = facts.read if command == "read" else facts.write
+    completed = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_PROBE, *args],
+        cwd=app.package.root,
+        env={"AGENTIC_STATE_DIR": str(app.state_dir), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert json.loads(completed.stdout)["ok"] is True
+    assert completed.stderr.splitlines()[-1] == "collector off"
+    assert app.run(*args).envelope["ok"] is True
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("script", ENTRY_SCRIPTS, ids=lambda path: str(path.parents[1].name))
+def test_the_collector_is_turned_off_before_typer_loads(script: Path) -> None:
+    body = ast.parse(script.read_text()).body
+    typer_at = next(
+        index
+        for index, node in enumerate(body)
+        if isinstance(node, ast.Import) and [alias.name for alias in node.names] == ["typer"]
+    )
+    guarded = [ast.unparse(node) for node in body[:typer_at] if isinstance(node, ast.If)]
+    assert "if __name__ == '__main__':\n    gc.disable()" in guarded
