@@ -430,7 +430,9 @@ def _no_cycle_collection() -> Iterator[None]:
     counts toward the next collection, and every collection of an older generation walks them all
     again: at 10,000 entities, some fifty collections while it is built and a tenth of a `list`'s
     time after it. A state that fails to build is not frozen, nor is one in a process that froze
-    objects of its own (thawing would give the collector back what that process froze too)."""
+    objects of its own (thawing would give the collector back what that process froze too). A run
+    in a process of its own has the collector off from its first line (each `cli.py`): this is for
+    a process that runs many (a test, a host)."""
     if not gc.isenabled():
         yield
         return
