@@ -37,7 +37,6 @@ from . import hints, interrupts, settings, stdio
 from .envelope import Envelope, error_envelope, help_envelope, to_json, to_plain, version_envelope
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
 from .model import AppModel, Line, command_values, read_app_options, read_command_options, with_the_call
-from .store import thaw
 from .text import printable, undecodable_byte
 
 __all__ = ["App", "main", "run"]
@@ -84,13 +83,6 @@ def main(app: App) -> None:
 
 
 def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str] | None) -> int:
-    try:
-        return _run_and_print(app, argv, render)
-    finally:
-        thaw()  # what the run's state read froze, for a process that runs more than this one
-
-
-def _run_and_print(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     model = app.model()
     at = command_at(args)

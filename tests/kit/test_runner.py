@@ -4,7 +4,6 @@ too, names the command so found (null when the line names none of the app's)."""
 
 from __future__ import annotations
 
-import gc
 import os
 
 import pytest
@@ -87,29 +86,3 @@ def test_help_before_the_command_comes_before_the_version(todo: AppRunner, args:
         None,
         True,
     )
-
-
-@pytest.mark.parametrize("args", [["add", "Buy milk"], ["list"], ["get", "td_9999"]])
-def test_a_run_leaves_nothing_of_its_state_out_of_the_cycle_collector(
-    todo: AppRunner, args: list[str]
-) -> None:
-    """A run freezes the state it reads (store._no_cycle_collection) and thaws it as it ends, so a
-    process that runs many commands (a test, a host) collects them as before."""
-    todo.run("add", "First")
-    assert todo.run(*args).envelope["command"] == args[0]
-    assert gc.get_freeze_count() == 0
-
-
-def test_a_run_leaves_what_its_host_froze_frozen(todo: AppRunner) -> None:
-    """A host that froze objects of its own (a server before it forks) keeps them frozen: the
-    run's reads then freeze nothing, and its end thaws nothing."""
-    todo.run("add", "First")
-    gc.freeze()
-    try:
-        held = gc.get_freeze_count()
-        assert held > 0
-        assert todo.run("list").envelope["count"] == 1
-        # Not thawed (0), and nothing of the run's added (objects it freed leave the count).
-        assert 0 < gc.get_freeze_count() <= held
-    finally:
-        gc.unfreeze()

@@ -424,39 +424,19 @@ class StateStore(Generic[StateT]):
 
 @contextlib.contextmanager
 def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector paused while a state is built, and the state, once built, left out
-    of its passes (frozen) until the run ends (`thaw`): the state holds no cycles (models, lists and
-    strings, each freed by its count as ever), but each of its tens of thousands of containers
-    counts toward the next collection, and every collection of an older generation walks them all
-    again: at 10,000 entities, some fifty collections while it is built and a tenth of a `list`'s
-    time after it. A state that fails to build is not frozen, nor is one in a process that froze
-    objects of its own (thawing would give the collector back what that process froze too). A run
-    in a process of its own has the collector off from its first line (each `cli.py`): this is for
-    a process that runs many (a test, a host)."""
+    """Python's cycle collector paused while a state is built: the state holds no cycles (models,
+    lists and strings, each freed by its count as ever), but each of its tens of thousands of
+    new containers counts toward the next collection, and a state of 10,000 entities set off
+    some fifty, one of them a full pass over every object the process holds. Once it runs
+    again, one collection of the young objects takes their place."""
     if not gc.isenabled():
         yield
         return
-    global _frozen_by_a_read
     gc.disable()
     try:
         yield
-        if _frozen_by_a_read or gc.get_freeze_count() == 0:
-            gc.freeze()
-            _frozen_by_a_read = True
     finally:
         gc.enable()
-
-
-_frozen_by_a_read = False  # whether what the process holds was frozen by a read (`thaw` undoes it)
-
-
-def thaw() -> None:
-    """Give the cycle collector back what a run's reads froze (the runner calls it as each run
-    ends): a process that runs many commands (a test, a host) collects as before between them."""
-    global _frozen_by_a_read
-    if _frozen_by_a_read:
-        _frozen_by_a_read = False
-        gc.unfreeze()
 
 
 class _NotARegularFile(Exception):
