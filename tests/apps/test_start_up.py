@@ -27,15 +27,22 @@ print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in wa
 """
 
 
-def modules_loaded(app: AppRunner, args: tuple[str, ...]) -> list[str]:
+def probed(app: AppRunner, probe: str, args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """`probe` run by a fresh interpreter in the package's folder, given the command's words."""
     completed = subprocess.run(
-        [sys.executable, "-c", PROBE, *args],
+        [sys.executable, "-c", probe, *args],
         cwd=app.package.root,
         env={"AGENTIC_STATE_DIR": str(app.state_dir), "PATH": ""},
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
     )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed
+
+
+def modules_loaded(app: AppRunner, args: tuple[str, ...]) -> list[str]:
+    completed = probed(app, PROBE, args)
     loaded: list[str] = json.loads(completed.stderr.strip().splitlines()[-1])
     return loaded
 
@@ -168,15 +175,7 @@ def test_a_run_as_the_program_turns_the_cycle_collector_off_and_an_importer_keep
     modules load, for the rest of the process; a process that imports it (this test's, through
     the in-process harness) keeps the collector as it was."""
     args = facts.read if command == "read" else facts.write
-    completed = subprocess.run(
-        [sys.executable, "-c", COLLECTOR_PROBE, *args],
-        cwd=app.package.root,
-        env={"AGENTIC_STATE_DIR": str(app.state_dir), "PATH": ""},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stdout + completed.stderr
+    completed = probed(app, COLLECTOR_PROBE, args)
     assert json.loads(completed.stdout)["ok"] is True
     assert completed.stderr.splitlines()[-1] == "collector off"
     assert app.run(*args).envelope["ok"] is True
