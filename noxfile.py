@@ -24,12 +24,6 @@ nox.options.download_python = "never"  # an interpreter is found on this machine
 nox.needs_version = ">=2026.8.10"  # the first nox that runs sessions in parallel
 nox.options.parallel = 2
 
-# A machine may set PYTHONDONTWRITEBYTECODE (this one and CI's do): every process of every session
-# would then compile each module of the kit, the apps, the toolkit and the tests anew at every
-# start, a fifth of a cold app's start-up, thousands of times in `tests`. Sessions run with
-# Python's default instead: bytecode cached beside each module (in __pycache__/, which git ignores).
-os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
 ROOT = Path(__file__).parent
 PACKAGES = sorted(path.name for path in ROOT.glob("agentic-*") if (path / "APP.md").is_file())
 PYTHONS = ("3.11", "3.12", "3.13")  # every Python the suite supports (requires-python >= 3.11)
@@ -55,10 +49,15 @@ PARALLEL = ["-n", "auto", "--dist", "worksteal", "--durations=50"]
 
 def timed(function: Callable[[nox.Session], None]) -> Callable[[nox.Session], None]:
     """A session that logs how long it took, in seconds, whether it passed or failed (nox's own
-    summary rounds to words and says nothing under a second)."""
+    summary rounds to words and says nothing under a second), and whose commands cache bytecode."""
 
     @functools.wraps(function)
     def run(session: nox.Session) -> None:
+        # A machine may set PYTHONDONTWRITEBYTECODE (this one and CI's do): every process of the
+        # session would then compile the kit, the apps, the toolkit and the tests anew at each
+        # start. Empty, it is unset for Python: bytecode is cached beside each module (in
+        # __pycache__/, which git ignores), as by default.
+        session.env["PYTHONDONTWRITEBYTECODE"] = ""
         started = time.monotonic()
         try:
             function(session)
