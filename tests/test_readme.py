@@ -83,6 +83,7 @@ class _DemoSession:
         self.tmp = tmp
         self.cwd = ROOT
         self.printed: list[dict[str, Any]] = []
+        self.env: dict[str, str] = {}  # the session's own variables, as nox's session.env
 
     def install(self, *args: str) -> None:
         pass  # this Python has the suite installed already
@@ -100,7 +101,12 @@ class _DemoSession:
     def run(self, program: str, *args: str, env: dict[str, str]) -> None:
         command = [sys.executable if program == "python3" else program, *args]
         out = subprocess.run(
-            command, cwd=self.cwd, env={**os.environ, **env}, capture_output=True, text=True, check=True
+            command,
+            cwd=self.cwd,
+            env={**os.environ, **self.env, **env},
+            capture_output=True,
+            text=True,
+            check=True,
         )
         self.printed.append(json.loads(out.stdout))
 
