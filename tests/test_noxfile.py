@@ -185,3 +185,21 @@ def test_every_session_caches_bytecode_whatever_the_machine_says(noxfile: Module
         check=True,
     )
     assert completed.stdout.strip() == "0"
+
+
+def test_sessions_are_made_by_uv_where_the_test_command_installs_it(noxfile: ModuleType) -> None:
+    """uv makes each session's virtualenv and installs into it where nox finds it (the README's
+    commands install it beside nox), and the standard venv and pip otherwise; a virtualenv made
+    by uv has no pip, so the test extra, which the install tests need it for, brings one."""
+    import tomllib
+
+    from tests.test_readme import quick_start_commands
+
+    assert noxfile.nox.options.default_venv_backend == "uv|venv"
+    assert all(
+        command.startswith("python3 -m pip install --quiet nox uv && ") for command in quick_start_commands()
+    )
+    test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
+        "test"
+    ]
+    assert "pip" in test_extra
