@@ -61,6 +61,9 @@ def timed(function: Callable[[nox.Session], None]) -> Callable[[nox.Session], No
         # start. Empty, it is unset for Python: bytecode is cached beside each module (in
         # __pycache__/, which git ignores), as by default.
         session.env["PYTHONDONTWRITEBYTECODE"] = ""
+        # uv, unlike pip, installs without compiling: compiled at install (on every core), the
+        # first processes of a session do not each compile the same libraries at once.
+        session.env["UV_COMPILE_BYTECODE"] = "1"
         started = time.monotonic()
         try:
             function(session)

@@ -176,7 +176,7 @@ def test_every_session_caches_bytecode_whatever_the_machine_says(noxfile: Module
     for name in ("tests", "lint"):
         session = RecordingSession(name)
         getattr(noxfile, name)(cast(nox.Session, session))
-        assert session.env == {"PYTHONDONTWRITEBYTECODE": ""}
+        assert session.env == {"PYTHONDONTWRITEBYTECODE": "", "UV_COMPILE_BYTECODE": "1"}
     completed = subprocess.run(
         [sys.executable, "-c", "import sys; print(sys.flags.dont_write_bytecode)"],
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
