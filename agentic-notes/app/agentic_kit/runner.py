@@ -79,7 +79,51 @@ def main(app: App) -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     with interrupts.one_run(ends_the_process=True):
         status = _run(app, None, None)
+    if _run_by_the_interpreter():
+        _end_the_process(status)
     sys.exit(status)
+
+
+def _run_by_the_interpreter() -> bool:
+    """Whether the interpreter itself runs the script that called main (`python3 app/cli.py`):
+    the outermost frame is the `__main__` module's. A host that runs the script (a warm runtime's
+    child, runpy, a profiler, coverage) has frames of its own below it and ends the process its
+    own way, on the SystemExit it is given."""
+    frame = sys._getframe()
+    while frame.f_back is not None:
+        frame = frame.f_back
+    program = sys.modules.get("__main__")
+    return program is not None and frame.f_globals is vars(program) and not sys.flags.inspect
+
+
+def _end_the_process(status: int) -> None:
+    """End the process as the interpreter ends it after the script (threads joined, atexit
+    handlers run, stdout and stderr flushed), but without its teardown: freeing every object and
+    module one by one, and a collection of cycles over all of them, which the operating system
+    makes moot when it takes the process back. That was about a tenth of every call's time.
+    Should stdout not flush (the answer already did, so it never should), the interpreter ends
+    the process as ever: SystemExit, its message, and status 120."""
+    import atexit
+
+    try:
+        _flush_standard_streams()
+    except Exception:  # noqa: BLE001 - the interpreter's own exit says it, as it always did
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        threading._shutdown()  # type: ignore[attr-defined]  # what the interpreter calls at exit
+    atexit._run_exitfuncs()
+    try:
+        _flush_standard_streams()  # what an atexit handler wrote
+    except Exception:  # noqa: BLE001
+        status = 120  # the interpreter's status when its last flush fails
+    os._exit(status)
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not stream.closed:
+            stream.flush()
 
 
 def _run(app: App, argv: Sequence[str] | None, render: Callable[[Envelope], str] | None) -> int:
