@@ -30,13 +30,13 @@ threading.Thread(target=late).start()
 sys.argv = ["app/cli.py", *sys.argv[1:]]
 """
 # The script run in __main__'s own namespace, as `python3 app/cli.py` runs it.
-AS_THE_PROGRAM = WATCHERS + """
+AS_THE_PROGRAM = """
 __file__ = "app/cli.py"
 with open(__file__, "rb") as handle:
     exec(compile(handle.read(), __file__, "exec"))
 """
 # The script run by a host that is given the SystemExit.
-BY_A_HOST = WATCHERS + """
+BY_A_HOST = """
 import runpy
 try:
     runpy.run_path("app/cli.py", run_name="__main__")
@@ -46,8 +46,9 @@ except SystemExit as exit_:
 
 
 def ran(app: AppRunner, probe: str, args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """`probe`, after the watchers, run by a fresh interpreter in the package's folder."""
     return subprocess.run(
-        [sys.executable, "-c", probe, *args],
+        [sys.executable, "-c", WATCHERS + probe, *args],
         cwd=app.package.root,
         env={"AGENTIC_STATE_DIR": str(app.state_dir), "PATH": ""},
         capture_output=True,
@@ -79,7 +80,8 @@ def test_a_host_that_runs_the_script_is_given_the_status_and_ends_the_process_it
     completed = ran(app, BY_A_HOST, ("get", "nope"))
     assert json.loads(completed.stdout)["ok"] is False
     lines = completed.stderr.splitlines()
-    assert lines[0].startswith("host given ") and lines[0] != "host given 0"
+    assert lines[0].startswith("host given ")
+    assert lines[0] != "host given 0"  # the refusal's own status
     assert lines[1:] == ["thread done", "atexit ran", "torn down"]
     assert completed.returncode == 0  # the host's own ending
 

@@ -111,7 +111,7 @@ def _end_the_process(status: int) -> None:
         return
     threading = sys.modules.get("threading")
     if threading is not None:
-        threading._shutdown()  # type: ignore[attr-defined]  # what the interpreter calls at exit
+        threading._shutdown()  # what the interpreter calls at exit
     atexit._run_exitfuncs()
     try:
         _flush_standard_streams()  # what an atexit handler wrote
