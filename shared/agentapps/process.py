@@ -109,10 +109,13 @@ def run_bounded(
     timeout: float,
     max_output: int,
     interrupt: threading.Event | None = None,
+    end_the_group: bool = False,
 ) -> Finished:
     """Run argv from cwd with env, feed it stdin, and collect stdout and stderr within the bounds.
     `stdin` is bytes to feed, or a file descriptor the process reads itself (the runtime's own
-    stdin, passed on as it is, streamed, never held in memory).
+    stdin, passed on as it is, streamed, never held in memory). With `end_the_group`, whatever
+    is left running in the process's group once it has ended is killed too (a runtime under
+    test that returned without killing the app it ran).
 
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
@@ -148,6 +151,8 @@ def run_bounded(
         if process.returncode is None:  # only when collecting itself failed
             child.kill_group()
             process.wait()
+        elif end_the_group:
+            child.kill_group()
 
 
 def collect(

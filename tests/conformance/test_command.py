@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from agentapps import cli, human
 from agentapps.conformance import human_report
+from agentapps.conformance.protocol import command_adapter
 from agentic_kit import runner
 
 from .conftest import AGENTAPPS, COLLECTION, conformance
@@ -223,3 +227,29 @@ def test_human_text_ends_saying_which_tier_failed(counts: tuple[int, ...], verdi
     keys = ("cases", "passed", "required", "requiredPassed", "suite", "suitePassed")
     text = human_report({"summary": "r: the line", **dict(zip(keys, counts, strict=True))}, [])
     assert text.splitlines()[-1] == (verdict or "r: the line")
+
+
+def _running(pid: int) -> bool:
+    """Whether the process is alive: not gone, and not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def test_what_a_runtime_leaves_running_ends_with_its_step(tmp_path: Path) -> None:
+    """A runtime under test that returns while something it started runs on (a timed-out app it
+    did not kill, as the minimal runtime leaves it) leaves nothing running on the machine that
+    runs the cases: the step's process group is ended with it."""
+    leaves_a_sleeper = command_adapter("sh -c 'sleep 300 >/dev/null 2>&1 </dev/null & echo $!' runtime")
+    reply = leaves_a_sleeper([], {"PATH": os.defpath}, b"", 30.0)
+    sleeper = int(reply.stdout)
+    try:
+        deadline = time.monotonic() + 10
+        while _running(sleeper) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(sleeper)
+    finally:
+        if _running(sleeper):
+            os.kill(sleeper, signal.SIGKILL)

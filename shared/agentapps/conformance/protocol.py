@@ -55,13 +55,20 @@ Adapter = Callable[[list[str], Mapping[str, str], bytes, float], Reply]
 
 
 def command_adapter(command: str) -> Adapter:
-    """An adapter given as a command line, run from the current folder in a session of its own."""
+    """An adapter given as a command line, run from the current folder in a session of its own,
+    which ends with each call: an app it left running (timed out, not killed) is killed then."""
     prefix = shlex.split(command)
 
     def call(argv: list[str], env: Mapping[str, str], stdin: bytes, limit: float) -> Reply:
         try:
             finished = run_bounded(
-                [*prefix, *argv], cwd=Path.cwd(), env=env, stdin=stdin, timeout=limit, max_output=ANSWER_CAP
+                [*prefix, *argv],
+                cwd=Path.cwd(),
+                env=env,
+                stdin=stdin,
+                timeout=limit,
+                max_output=ANSWER_CAP,
+                end_the_group=True,
             )
         except TimedOut:
             raise AdapterTimedOut from None
