@@ -85,15 +85,23 @@ def main(app: App) -> None:
 
 
 def _run_by_the_interpreter() -> bool:
-    """Whether the interpreter itself runs the script that called main (`python3 app/cli.py`):
-    the outermost frame is the `__main__` module's. A host that runs the script (a warm runtime's
-    child, runpy, a profiler, coverage) has frames of its own below it and ends the process its
-    own way, on the SystemExit it is given."""
-    frame = sys._getframe()
-    while frame.f_back is not None:
+    """Whether the interpreter itself runs, as the program, the script that called main: the
+    script's module-level code (`__main__`'s) is the outermost frame, and it called main itself
+    or through the app's `main()` (a console script through its wrapper). Code of any other
+    kind on the way (a test runner, runpy, a warm runtime's child, a profiler, a program that
+    execs the script) makes it a host, which is given the SystemExit and ends as it will."""
+    frame = sys._getframe(2)  # main's caller
+    for _ in range(2):
+        if frame.f_back is None:
+            program = sys.modules.get("__main__")
+            return (
+                program is not None
+                and frame.f_globals is vars(program)
+                and frame.f_code.co_name == "<module>"
+                and not sys.flags.inspect
+            )
         frame = frame.f_back
-    program = sys.modules.get("__main__")
-    return program is not None and frame.f_globals is vars(program) and not sys.flags.inspect
+    return False
 
 
 def _end_the_process(status: int) -> None:
@@ -101,8 +109,8 @@ def _end_the_process(status: int) -> None:
     handlers run, stdout and stderr flushed), but without its teardown: freeing every object and
     module one by one, and a collection of cycles over all of them, which the operating system
     makes moot when it takes the process back. That was about a tenth of every call's time.
-    Should stdout not flush (the answer already did, so it never should), the interpreter ends
-    the process as ever: SystemExit, its message, and status 120."""
+    Should a stream not flush (the answer already did, so stdout never should), the interpreter
+    ends the process as ever: its message, and status 120."""
     import atexit
 
     try:
@@ -116,7 +124,8 @@ def _end_the_process(status: int) -> None:
     try:
         _flush_standard_streams()  # what an atexit handler wrote
     except Exception:  # noqa: BLE001
-        status = 120  # the interpreter's status when its last flush fails
+        atexit._clear()  # they ran: the interpreter's exit only says why the flush failed
+        return
     os._exit(status)
 
 
