@@ -7,12 +7,15 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
 
 import nox
 import pytest
+
+from tests.test_readme import quick_start_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -191,10 +194,6 @@ def test_sessions_are_made_by_uv_where_the_test_command_installs_it(noxfile: Mod
     """uv makes each session's virtualenv and installs into it where nox finds it (the README's
     commands install it beside nox), and the standard venv and pip otherwise; a virtualenv made
     by uv has no pip, so the test extra, which the install tests need it for, brings one."""
-    import tomllib
-
-    from tests.test_readme import quick_start_commands
-
     assert noxfile.nox.options.default_venv_backend == "uv|venv"
     assert all(
         command.startswith("python3 -m pip install --quiet nox uv && ") for command in quick_start_commands()
