@@ -17,17 +17,18 @@ from agentapps.harness import AppRunner
 from tests.packages import AppFacts
 
 # What every probe watches, loaded by the interpreter at start-up (as sitecustomize, from
-# PYTHONPATH): an atexit handler, a thread still running when the script ends, and an object
-# that says when it is freed, kept by a module, so freed only by the interpreter's teardown.
+# PYTHONPATH): an atexit handler, a thread still running when the script ends (it waits for the
+# main thread, so it ends only once the ending joins threads, however slow a loaded machine is),
+# and an object that says when it is freed, kept by a module, so freed only by the teardown.
 WATCHERS = """
-import atexit, sys, threading, time
+import atexit, sys, threading
 class Freed:
     def __del__(self):
         print("torn down", file=sys.stderr)
 kept = Freed()
 atexit.register(lambda: print("atexit ran", file=sys.stderr))
 def late():
-    time.sleep(0.2)
+    threading.main_thread().join()  # marked done as the interpreter's ending joins threads
     print("thread done", file=sys.stderr)
 threading.Thread(target=late).start()
 """
