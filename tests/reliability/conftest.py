@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from agentapps.environment import without_agentic
 
@@ -27,6 +32,61 @@ def start_writer(
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+@dataclass
+class ForkedWriter:
+    """A writer forked by `writer_forks`: its pid, its stdout (a FIFO) to read, and the writer
+    process that forked it, which alone can wait for it."""
+
+    pid: int
+    stdout: IO[str]
+    server: subprocess.Popen[str]
+
+    def kill(self) -> str:
+        """SIGKILL it and wait until it is gone; what it printed that was not read yet."""
+        os.kill(self.pid, signal.SIGKILL)
+        with self.stdout:
+            rest = self.stdout.read()
+        assert ask(self.server, f"reap {self.pid}") == str(signal.SIGKILL)  # killed, not ended
+        return rest
+
+
+def ask(server: subprocess.Popen[str], line: str) -> str:
+    assert server.stdin is not None
+    assert server.stdout is not None
+    server.stdin.write(line + "\n")
+    server.stdin.flush()
+    return server.stdout.readline().strip()
+
+
+@contextmanager
+def writer_forks(package: Path, env: dict[str, str], fifos: Path) -> Iterator[Callable[..., ForkedWriter]]:
+    """Writers forked from one writer process that has loaded the app (writer.py's serve):
+    `start(seed, count, mode)` gives one, already started, as start_writer would."""
+    server = subprocess.Popen(
+        [sys.executable, str(HERE / "writer.py"), str(package), "serve"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    made = 0
+
+    def start(seed: int, count: int, mode: str) -> ForkedWriter:
+        nonlocal made
+        made += 1
+        fifo = fifos / f"writer-{made}"
+        os.mkfifo(fifo)
+        pid = int(ask(server, f"start {seed} {count} {mode} {fifo}"))
+        return ForkedWriter(pid, fifo.open(encoding="utf-8"), server)  # opened once the writer opens it
+
+    try:
+        yield start
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        assert server.wait(timeout=60) == 0
 
 
 def acknowledged(output: str) -> list[dict[str, Any]]:

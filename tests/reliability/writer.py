@@ -7,6 +7,13 @@ is acknowledged — exactly what an agent would have seen.
 `mixed` cycles through the app's create, update, finish and remove commands on the entities this
 writer created; `add-update` only creates and updates (for the crash test, where every printed
 write must survive).
+
+    python writer.py PACKAGE_DIR serve
+
+loads the app once, then for each line `start SEED COUNT MODE FIFO` on stdin forks a writer that
+prints to the FIFO and answers its pid, and for each `reap PID` waits for that writer to end and
+answers its wait status: the crash test kills 25 writers in a row, and a fork is a writer at once,
+where a new interpreter would first spend its start-up on imports before its first write.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import contextlib
 import importlib
 import io
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -65,8 +73,28 @@ def run(module: Any, args: list[str]) -> dict[str, Any]:
 
 def main(package_dir: str, seed: int, count: int, mode: str) -> None:
     package = Package(Path(package_dir))
-    slug = package.root.name
+    write(package.root.name, load_entry_module(package), seed, count, mode)
+
+
+def serve(package_dir: str) -> None:
+    package = Package(Path(package_dir))
     module = load_entry_module(package)
+    for line in sys.stdin:
+        match line.split():
+            case ["start", seed, count, mode, fifo]:
+                pid = os.fork()
+                if pid == 0:  # the writer: the FIFO is its stdout; it ends when its writes do, or killed
+                    os.dup2(os.open(fifo, os.O_WRONLY), sys.stdout.fileno())
+                    write(package.root.name, module, int(seed), int(count), mode)
+                    sys.stdout.flush()
+                    os._exit(0)
+                print(pid, flush=True)
+            case ["reap", pid]:
+                _, status = os.waitpid(int(pid), 0)
+                print(status, flush=True)
+
+
+def write(slug: str, module: Any, seed: int, count: int, mode: str) -> None:
     rng = random.Random(seed)
     mine: dict[str, dict[str, Any]] = {}  # what this writer last saw of each entity it made
     for n in range(count):
@@ -91,4 +119,7 @@ def main(package_dir: str, seed: int, count: int, mode: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+    if sys.argv[2:] == ["serve"]:
+        serve(sys.argv[1])
+    else:
+        main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
