@@ -29,6 +29,10 @@ LONG_FIRST = (
     "tests/toolkit/test_replay.py::test_every_scenario_passes_through_the_built_in_runtime_in_real_processes",
     "tests/toolkit/test_hostile_packages.py::test_check_as_a_whole_is_bounded",
 )
+# A session fixture the workers share (tests/toolkit/conftest.py): the first worker to need it
+# makes it, and any other that needs it meanwhile waits. So only the first worker's share starts
+# with the long tests that use it; every other share starts with its other long tests.
+SHARED_FIXTURE = "warm_replay_of_every_scenario"
 
 
 def _rank(item: pytest.Item) -> int:
@@ -54,11 +58,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     many shares as the pass has workers, each share at the head of the stretch its worker is
     handed at the start (the first worker N // workers of the N tests, the next the rest's share
     of what is left, as worksteal counts), filled up with the other tests in their collected
-    order. One worker (the serial pass, a plain run): the LONG_FIRST tests first, then the rest."""
+    order; in every share but the first, the tests on SHARED_FIXTURE come last. One worker (the
+    serial pass, a plain run): the LONG_FIRST tests first, then the rest."""
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
     for number, unit in enumerate(_long_units(items)):
         shares[number % workers].extend(unit)
+    for share in shares[1:]:
+        share.sort(key=lambda item: SHARED_FIXTURE in getattr(item, "fixturenames", ()))  # stable
     rest = [item for item in items if _rank(item) == len(LONG_FIRST)]
     order: list[pytest.Item] = []
     for worker, share in enumerate(shares):

@@ -203,6 +203,9 @@ def test_each_worker_starts_on_its_share_of_the_long_tests(workers: int) -> None
     assert sum(map(len, identity)) == 6
     installation = [stretch for stretch in stretches if any("test_install.py" in node for node in stretch)]
     assert len(installation) == 1
+    # The warm replay the slices share is made by the first worker: the others start elsewhere.
+    assert "same_bytes_warm_and_cold[" in stretches[0][0]
+    assert not any("same_bytes_warm_and_cold[" in stretch[0] for stretch in stretches[1:])
 
 
 def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleType) -> None:
