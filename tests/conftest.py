@@ -14,11 +14,15 @@ from agentapps.harness import AppRunner
 from .packages import APPS, AppFacts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-# The tests that take many seconds each (`--durations`), longest first, by node id or its start.
-# They start first, spread over the workers: the parallel pass (xdist's worksteal) hands each
-# worker one stretch of the collected order at the start, and a worker with nothing left steals
-# from the end of another's queue, never its head. So each worker's stretch begins with its share
-# of these, and a long test never waits behind another on one worker while the others idle.
+# The tests that take many seconds each (`--durations`), by node id or its start. They run first:
+# the parallel pass hands out tests in collection order and a worker with nothing left steals from
+# the other's queue, so short tests at the end even out the workers; a long test at the end would
+# leave one core idle while the other runs it. They all start in the first worker's stretch (xdist
+# worksteal hands each worker one stretch of the order, and steals from a queue's end), and that
+# is what the pass wants: the identity slices keep two processes busy one after another there,
+# while the other worker runs tests that mostly wait on processes. Dealt out over both workers,
+# the slices ran side by side first and the waiting tests after, and the pass took 380 s against
+# 353 in a fresh-clone run each.
 LONG_FIRST = (
     "tests/toolkit/test_warm.py::test_every_scenario_gives_the_same_bytes_warm_and_cold",
     "tests/toolkit/test_install.py",
@@ -29,10 +33,6 @@ LONG_FIRST = (
     "tests/toolkit/test_replay.py::test_every_scenario_passes_through_the_built_in_runtime_in_real_processes",
     "tests/toolkit/test_hostile_packages.py::test_check_as_a_whole_is_bounded",
 )
-# A session fixture the workers share (tests/toolkit/conftest.py): the first worker to need it
-# makes it, and any other that needs it meanwhile waits. So only the first worker's share starts
-# with the long tests that use it; every other share starts with its other long tests.
-SHARED_FIXTURE = "warm_replay_of_every_scenario"
 
 
 def _rank(item: pytest.Item) -> int:
@@ -42,38 +42,10 @@ def _rank(item: pytest.Item) -> int:
     )
 
 
-def _long_units(items: list[pytest.Item]) -> list[list[pytest.Item]]:
-    """The LONG_FIRST tests in its order, each a unit of its own, but a module named whole is one
-    unit: its tests share a session fixture (one installation), made once per worker."""
-    units: dict[str, list[pytest.Item]] = {}
-    for item in sorted((item for item in items if _rank(item) < len(LONG_FIRST)), key=_rank):
-        name = LONG_FIRST[_rank(item)]
-        units.setdefault(name if name.endswith(".py") else item.nodeid, []).append(item)
-    return list(units.values())
-
-
-@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the stretches are of what runs
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Only the order changes (the same tests run): the LONG_FIRST units dealt out in turn to as
-    many shares as the pass has workers, each share at the head of the stretch its worker is
-    handed at the start (the first worker N // workers of the N tests, the next the rest's share
-    of what is left, as worksteal counts), filled up with the other tests in their collected
-    order; in every share but the first, the tests on SHARED_FIXTURE come last. One worker (the
-    serial pass, a plain run): the LONG_FIRST tests first, then the rest."""
-    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
-    for number, unit in enumerate(_long_units(items)):
-        shares[number % workers].extend(unit)
-    for share in shares[1:]:
-        share.sort(key=lambda item: SHARED_FIXTURE in getattr(item, "fixturenames", ()))  # stable
-    rest = [item for item in items if _rank(item) == len(LONG_FIRST)]
-    order: list[pytest.Item] = []
-    for worker, share in enumerate(shares):
-        stretch = (len(items) - len(order)) // (workers - worker)
-        filler = max(0, stretch - len(share))
-        order += share + rest[:filler]
-        rest = rest[filler:]
-    items[:] = order + rest
+    """The LONG_FIRST tests first, longest first; every other test after them, in its collected
+    order. Only the order changes: the same tests run (a sort in place, and a stable one)."""
+    items.sort(key=_rank)
 
 
 @pytest.fixture(autouse=True)

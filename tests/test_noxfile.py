@@ -131,38 +131,22 @@ def test_newest_typer_upgrades_typer_then_replays_every_package_s_scenarios(noxf
     assert took(session)
 
 
-def collected_order(files: list[str], workers: int | None = None, *options: str) -> list[str]:
-    """The node ids pytest collects from `files`, in order, as a pass of `workers` xdist workers
-    collects them (the variable xdist gives each worker), or a plain run."""
-    env = {name: value for name, value in os.environ.items() if name != "PYTEST_XDIST_WORKER_COUNT"}
-    if workers:
-        env["PYTEST_XDIST_WORKER_COUNT"] = str(workers)
+def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
+    """The parallel pass's order (tests/conftest.py's LONG_FIRST): every test it names comes before
+    every other test, in the list's order, whatever order the files are given in, and each name
+    still finds a test (a renamed test would otherwise silently go back to the tail)."""
+    from tests.conftest import LONG_FIRST
+
+    files = sorted({name.split("::")[0] for name in LONG_FIRST})
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", *options, *files],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_noxfile.py", *files],
         cwd=ROOT,
-        env=env,
         capture_output=True,
         text=True,
         check=False,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    return [line for line in completed.stdout.splitlines() if "::" in line]
-
-
-def long_first_files() -> list[str]:
-    from tests.conftest import LONG_FIRST
-
-    return ["tests/test_noxfile.py", *sorted({name.split("::")[0] for name in LONG_FIRST})]
-
-
-def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
-    """The serial pass's (and a plain run's) order (tests/conftest.py's LONG_FIRST): every test it
-    names comes before every other test, in the list's order, whatever order the files are given
-    in, and each name still finds a test (a renamed test would otherwise silently go back to the
-    tail)."""
-    from tests.conftest import LONG_FIRST
-
-    collected = collected_order(long_first_files())
+    collected = [line for line in completed.stdout.splitlines() if "::" in line]
     long = [index for index, node in enumerate(collected) if node.startswith(LONG_FIRST)]
     assert long == list(range(len(long)))
     ranks = [
@@ -172,40 +156,6 @@ def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
     assert ranks == sorted(ranks)  # longest first, as LONG_FIRST lists them
     assert all(any(node.startswith(name) for node in collected) for name in LONG_FIRST)
     assert any(node.startswith("tests/test_noxfile.py::") for node in collected[len(long) :])
-
-
-@pytest.mark.parametrize("workers", [2, 3])
-def test_each_worker_starts_on_its_share_of_the_long_tests(workers: int) -> None:
-    """The parallel pass's order: cut as worksteal cuts it at the start (the first worker N //
-    workers of the N tests, the next its share of what is left), each worker's stretch begins
-    with its long tests, the warm/cold identity slices dealt out over every worker and the
-    installation's module kept on one; the same tests as a plain run, each once."""
-    from tests.conftest import LONG_FIRST
-
-    files = [*long_first_files(), "tests/toolkit/test_process.py"]  # the last, with serial tests
-    # As the parallel pass selects: the stretches are cut after the serial tests are left out.
-    plain = collected_order(files, None, "-m", "not serial")
-    collected = collected_order(files, workers, "-m", "not serial")
-    assert sorted(collected) == sorted(plain)
-    assert len(set(collected)) == len(collected)
-    stretches, left = [], list(collected)
-    for worker in range(workers):
-        size = len(left) // (workers - worker)
-        stretches.append(left[:size])
-        left = left[size:]
-    assert not left
-    for stretch in stretches:
-        long = [node for node in stretch if node.startswith(LONG_FIRST)]
-        assert long
-        assert stretch[: len(long)] == long
-    identity = [[node for node in stretch if "same_bytes_warm_and_cold[" in node] for stretch in stretches]
-    assert all(identity)
-    assert sum(map(len, identity)) == 6
-    installation = [stretch for stretch in stretches if any("test_install.py" in node for node in stretch)]
-    assert len(installation) == 1
-    # The warm replay the slices share is made by the first worker: the others start elsewhere.
-    assert "same_bytes_warm_and_cold[" in stretches[0][0]
-    assert not any("same_bytes_warm_and_cold[" in stretch[0] for stretch in stretches[1:])
 
 
 def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleType) -> None:
