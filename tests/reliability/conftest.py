@@ -48,7 +48,9 @@ class ForkedWriter:
         os.kill(self.pid, signal.SIGKILL)
         with self.stdout:
             rest = self.stdout.read()
-        assert ask(self.server, f"reap {self.pid}") == str(signal.SIGKILL)  # killed, not ended
+        status = int(ask(self.server, f"reap {self.pid}"))
+        assert os.WIFSIGNALED(status)
+        assert os.WTERMSIG(status) == signal.SIGKILL  # killed, not ended (nor failed)
         return rest
 
 

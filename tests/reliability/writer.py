@@ -25,6 +25,7 @@ import json
 import os
 import random
 import sys
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -83,15 +84,25 @@ def serve(package_dir: str) -> None:
         match line.split():
             case ["start", seed, count, mode, fifo]:
                 pid = os.fork()
-                if pid == 0:  # the writer: the FIFO is its stdout; it ends when its writes do, or killed
-                    os.dup2(os.open(fifo, os.O_WRONLY), sys.stdout.fileno())
-                    write(package.root.name, module, int(seed), int(count), mode)
-                    sys.stdout.flush()
-                    os._exit(0)
+                if pid == 0:  # the writer; it never returns to this loop
+                    os._exit(forked_writer(package.root.name, module, int(seed), int(count), mode, fifo))
                 print(pid, flush=True)
             case ["reap", pid]:
                 _, status = os.waitpid(int(pid), 0)
                 print(status, flush=True)
+
+
+def forked_writer(slug: str, module: Any, seed: int, count: int, mode: str, fifo: str) -> int:
+    """A forked writer's run, the FIFO its stdout: its exit status (it ends when its writes do,
+    unless it is killed first; a failure is printed on stderr and ends it with 1)."""
+    try:
+        os.dup2(os.open(fifo, os.O_WRONLY), sys.stdout.fileno())
+        write(slug, module, seed, count, mode)
+        sys.stdout.flush()
+    except BaseException:  # noqa: BLE001 - said on stderr; the test sees the status
+        traceback.print_exc()
+        return 1
+    return 0
 
 
 def write(slug: str, module: Any, seed: int, count: int, mode: str) -> None:
