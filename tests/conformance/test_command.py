@@ -7,7 +7,6 @@ import os
 import shutil
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from agentapps import cli, human
 from agentapps.conformance import human_report
 from agentapps.conformance.protocol import command_adapter
 from agentic_kit import runner
+from tests.toolkit.test_process import alive, ends_soon
 
 from .conftest import AGENTAPPS, COLLECTION, conformance
 
@@ -229,15 +229,6 @@ def test_human_text_ends_saying_which_tier_failed(counts: tuple[int, ...], verdi
     assert text.splitlines()[-1] == (verdict or "r: the line")
 
 
-def _running(pid: int) -> bool:
-    """Whether the process is alive: not gone, and not a zombie waiting to be reaped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
-
-
 def test_what_a_runtime_leaves_running_ends_with_its_step(tmp_path: Path) -> None:
     """A runtime under test that returns while something it started runs on (a timed-out app it
     did not kill, as the minimal runtime leaves it) leaves nothing running on the machine that
@@ -246,10 +237,7 @@ def test_what_a_runtime_leaves_running_ends_with_its_step(tmp_path: Path) -> Non
     reply = leaves_a_sleeper([], {"PATH": os.defpath}, b"", 30.0)
     sleeper = int(reply.stdout)
     try:
-        deadline = time.monotonic() + 10
-        while _running(sleeper) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _running(sleeper)
+        assert ends_soon(sleeper)
     finally:
-        if _running(sleeper):
+        if alive(sleeper):
             os.kill(sleeper, signal.SIGKILL)
