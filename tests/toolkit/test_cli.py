@@ -402,3 +402,39 @@ def test_the_approval_hint_is_the_whole_call_with_the_apps_own_confirm(
     removed = agentapps(*call[1:])
     assert removed.exit_status == 0, removed.envelope
     assert agentapps("run", todo, "--", "list").envelope["items"] == []
+
+
+# The toolkit's own process, as the console script starts it, with what it loaded said at its end.
+TOOLKIT_LOADED = """
+import json, runpy, sys
+sys.argv = ["agentapps", *sys.argv[1:]]
+try:
+    runpy.run_module("agentapps", run_name="__main__")
+except SystemExit:
+    pass
+watched = ("probe_pydantic_plugin", "importlib.metadata")
+print(json.dumps(sorted(name for name in sys.modules if name in watched)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["catalog", str(SUITE)], ["activate", "agentic-to-do"], ["run", "agentic-to-do", "--", "list"]]
+)
+def test_the_toolkit_loads_no_pydantic_plugin_nor_their_loader(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """agentapps turns pydantic's plugins off as the apps do (agentic_kit/plugins_off.py): an
+    installed plugin is not loaded, nor importlib.metadata, which finding one costs every call."""
+    from tests.apps.test_start_up import installed_plugin
+
+    site = installed_plugin(tmp_path / "site")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    monkeypatch.setenv("AGENTIC_STATE_DIR", str(tmp_path / "state"))
+    completed = subprocess.run(
+        [sys.executable, "-c", TOOLKIT_LOADED, *args], cwd=SUITE, capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == 0, completed.stdout
+    assert json.loads(completed.stdout)["ok"] is True
+    *said, loaded = completed.stderr.splitlines()
+    assert said == []  # no plugin said it was loaded
+    assert json.loads(loaded) == []
