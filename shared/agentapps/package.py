@@ -74,22 +74,46 @@ class Package:
 class OutputSchema:
     """One of a package's envelope schemas. jsonschema-rs says whether a document fits (a list of
     1,000 items in about a millisecond, where jsonschema takes some 200: every list an agent
-    reads is checked); jsonschema, only for a document that does not fit, says where and why."""
+    reads is checked); jsonschema, only for a document that does not fit, says where and why.
 
-    precise: Any  # a jsonschema Draft202012Validator
+    Whether the schema is one at all (the metaschema's verdict) is asked only then too: a document
+    that fits has nothing to report either way, and the verdict (importing jsonschema and checking
+    the schema, some 65 ms) would otherwise be half the toolkit's own cost of an `agentapps run`."""
+
+    schema: Any
     fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (a $ref not fetched)
 
-    def mismatches(self, document: Any) -> list[Any]:
-        """Where the document breaks the schema; none when the schema itself cannot be applied (a
-        `$ref` this runtime will not fetch): the package's schemas are its own business."""
-        from referencing.exceptions import Unresolvable
+    @cached_property
+    def precise(self) -> Any | None:
+        """jsonschema's validator, or None when the schema fails the metaschema: not applied."""
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError
 
+        try:
+            Draft202012Validator.check_schema(self.schema)
+        except SchemaError:
+            return None
+        return Draft202012Validator(self.schema, registry=offline_registry())
+
+    @property
+    def applies(self) -> bool:
+        """Whether the schema passes the metaschema, so documents are judged by it."""
+        return self.precise is not None
+
+    def mismatches(self, document: Any) -> list[Any]:
+        """Where the document breaks the schema; none when the schema itself cannot be applied (it
+        fails the metaschema, or holds a `$ref` this runtime will not fetch): the package's
+        schemas are its own business."""
         if self.fast is not None:
             try:
                 if self.fast.is_valid(document):
                     return []
             except Exception:  # noqa: BLE001 - what it cannot hold (a huge integer), jsonschema judges
                 pass
+        if self.precise is None:
+            return []
+        from referencing.exceptions import Unresolvable  # with jsonschema, only where it judges
+
         try:
             return list(self.precise.iter_errors(document))
         except Unresolvable:
@@ -151,7 +175,7 @@ MAX_CACHED_SCHEMAS = 64  # a few per package; a long run over many packages keep
 
 def output_schema(raw: bytes) -> OutputSchema | None:
     """The validators of a schema file's bytes, built once per distinct content; None when the
-    bytes are not a JSON Schema (not UTF-8, not JSON, or failing the metaschema)."""
+    bytes are not UTF-8 JSON (one that fails the metaschema does not apply: `OutputSchema.applies`)."""
     key = hashlib.sha256(raw).digest()
     with _output_schemas_lock:
         if key in _output_schemas:
@@ -166,15 +190,11 @@ def output_schema(raw: bytes) -> OutputSchema | None:
 
 
 def _build_output_schema(raw: bytes) -> OutputSchema | None:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
     try:
         schema = json.loads(raw.decode("utf-8"))
-        Draft202012Validator.check_schema(schema)
-    except (ValueError, SchemaError):
+    except ValueError:
         return None
-    return OutputSchema(Draft202012Validator(schema, registry=offline_registry()), _fast_validator(schema))
+    return OutputSchema(schema, _fast_validator(schema))
 
 
 def load_entry_module(package: Package) -> ModuleType:

@@ -86,16 +86,34 @@ def test_a_schema_edited_between_steps_of_one_replay_fails_the_later_step(
     assert any("contract: envelope does not match its schema" in line for line in report.failure.differences)
 
 
+def applied(package: Path) -> set[bool]:
+    """The envelopes (ok or not) a fresh load of the package judges by a schema."""
+    return {ok for ok, schema in Package(package).schema_validators.items() if schema.applies}
+
+
 def test_a_schema_made_invalid_then_valid_again_is_judged_each_time(package: Path) -> None:
     schema = package / "schemas" / "success-envelope.schema.json"
     original = schema.read_bytes()
-    assert Package(package).schema_validators.keys() == {True, False}
+    assert applied(package) == {True, False}
     schema.write_text('{"type": 12}', encoding="utf-8")  # fails the metaschema: not applied
-    assert Package(package).schema_validators.keys() == {False}
+    assert applied(package) == {False}
     schema.write_bytes(original)
-    assert Package(package).schema_validators.keys() == {True, False}
+    assert applied(package) == {True, False}
     schema.unlink()
-    assert Package(package).schema_validators.keys() == {False}
+    assert applied(package) == {False}
+
+
+@pytest.mark.parametrize(("title", "reported"), [('"a title"', True), ("12", False)])
+def test_a_schema_that_fails_the_metaschema_judges_no_envelope(
+    package: Path, title: str, reported: bool
+) -> None:
+    """A success schema that no envelope of the app fits: its mismatch is reported while the schema
+    passes the metaschema, and nothing is once it does not (a title that is no string)."""
+    schema = package / "schemas" / "success-envelope.schema.json"
+    schema.write_text(f'{{"required": ["nope"], "title": {title}}}', encoding="utf-8")
+    ran = in_process_runtime(package, ["list"], "", {"AGENTIC_STATE_DIR": str(package / "state")})
+    assert ran.ok
+    assert [problem.rule for problem in ran.violations] == (["schemas.outputs"] if reported else [])
 
 
 def test_an_edited_app_md_is_what_the_next_package_load_reads(package: Path) -> None:
