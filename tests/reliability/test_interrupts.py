@@ -10,8 +10,11 @@ waits for the lock, during the write itself — print one whole, true envelope o
 Never a traceback from the app. The one thing the app cannot reach is the Python interpreter's
 own start-up, the few milliseconds before the app's first lines run: a SIGINT there is Python's
 (its handler is installed), which may print its KeyboardInterrupt on stderr — still nothing on
-stdout, nothing changed. The test tells that moment by what the kernel says of the process when
-the signal is sent: whether SIGINT is still caught (by Python) rather than left to the kernel.
+stdout, nothing changed. Or, raised inside a callback of the interpreter's import machinery, the
+KeyboardInterrupt is one Python cannot raise further: it says on stderr that it ignored it, and
+the run goes on to its one true envelope. The test tells that moment by what the kernel says of
+the process when the signal is sent: whether SIGINT is still caught (by Python) rather than left
+to the kernel.
 """
 
 from __future__ import annotations
@@ -97,6 +100,27 @@ def _only_interpreter_start_up(stderr: bytes) -> bool:
     )
 
 
+def _ignored_in_start_up(stderr: bytes) -> bool:
+    """Python's report of a KeyboardInterrupt it ignored (raised in a callback it cannot raise
+    further from) in its own frozen frames: each report as `Exception ignored in: ...`, a traceback
+    of the interpreter's frames only, and `KeyboardInterrupt`."""
+    reports = stderr.decode(errors="replace").split("Exception ignored in: ")
+    if reports[0] != "" or len(reports) < 2:
+        return False
+    for report in reports[1:]:
+        _, *lines = report.splitlines()
+        if (
+            not lines
+            or lines[0] != "Traceback (most recent call last):"
+            or lines[-1].rstrip() != "KeyboardInterrupt:"
+        ):
+            return False
+        frames = [line for line in lines[1:-1] if line.startswith('  File "')]
+        if not frames or not all(line.startswith('  File "<frozen ') for line in frames):
+            return False
+    return True
+
+
 def judge(
     process: subprocess.Popen[bytes],
     sent: signal.Signals,
@@ -116,7 +140,8 @@ def judge(
             return "ended in the interpreter's start-up"
         assert (status, stderr.decode()) == (-sent, "")
         return "ended by the signal"
-    assert stderr == b"", stderr.decode()
+    # Only a signal sent while Python's handler was in place may have been ignored on the way.
+    assert stderr == b"" or (in_start_up and _ignored_in_start_up(stderr)), stderr.decode()
     assert stdout.endswith(b"\n")
     assert stdout.count(b"\n") == 1, stdout
     envelope: dict[str, Any] = json.loads(stdout)
@@ -239,3 +264,31 @@ def wait_until_it_waits_for_the_lock(process: subprocess.Popen[bytes]) -> None:
         except OSError:  # no /proc
             pass
         time.sleep(0.005)
+
+
+# What a run printed on stderr (CI, 2026-12-05) when a SIGINT sent during the interpreter's start-up
+# was raised in a callback of its import machinery, ignored, and the run went on to its envelope.
+IGNORED = (
+    b"Exception ignored in: <function _get_module_lock.<locals>.cb at 0x7fd79cef1da0>\n"
+    b"Traceback (most recent call last):\n"
+    b'  File "<frozen importlib._bootstrap>", line 207, in cb\n'
+    b"KeyboardInterrupt: \n"
+)
+
+
+@pytest.mark.parametrize(
+    ("stderr", "ignored"),
+    [
+        (IGNORED, True),
+        (IGNORED * 2, True),
+        (b"", False),
+        (IGNORED.replace(b"KeyboardInterrupt: ", b"ValueError: x"), False),  # not the interrupt
+        (IGNORED.replace(b"<frozen importlib._bootstrap>", b"/app/cli.py"), False),  # the app's frame
+        (IGNORED + b"Traceback (most recent call last):\n", False),  # anything more
+        (b"note\n" + IGNORED, False),
+    ],
+)
+def test_only_an_interrupt_python_ignored_in_its_own_start_up_may_precede_an_envelope(
+    stderr: bytes, ignored: bool
+) -> None:
+    assert _ignored_in_start_up(stderr) is ignored
