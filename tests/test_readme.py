@@ -132,5 +132,5 @@ def test_the_line_that_puts_agentapps_on_path_installs_the_command_and_the_test_
     assert line.startswith("python3 -m venv .venv && . .venv/bin/activate && ")
     assert line.endswith("python3 -m pip install --quiet -e '.[test]'")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["scripts"]["agentapps"] == "agentapps.cli:main"  # what the install puts on PATH
+    assert project["scripts"]["agentapps"] == "agentapps.console:main"  # what the install puts on PATH
     assert any(requirement.startswith("pytest") for requirement in project["optional-dependencies"]["test"])

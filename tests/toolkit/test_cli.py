@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -423,8 +424,8 @@ print(json.dumps(sorted(name for name in sys.modules if name in watched)), file=
 def test_the_toolkit_loads_no_pydantic_plugin_nor_their_loader(
     args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """agentapps turns pydantic's plugins off as the apps do (agentic_kit/plugins_off.py): an
-    installed plugin is not loaded, nor importlib.metadata, which finding one costs every call."""
+    """The agentapps program turns pydantic's plugins off as the apps do (agentic_kit/plugins_off.py):
+    an installed plugin is not loaded, nor importlib.metadata, which finding one costs every call."""
     from tests.apps.test_start_up import installed_plugin
 
     site = installed_plugin(tmp_path / "site")
@@ -438,3 +439,19 @@ def test_the_toolkit_loads_no_pydantic_plugin_nor_their_loader(
     *said, loaded = completed.stderr.splitlines()
     assert said == []  # no plugin said it was loaded
     assert json.loads(loaded) == []
+
+
+def test_a_process_that_imports_the_toolkit_keeps_its_pydantic_plugins(tmp_path: Path) -> None:
+    """Only the agentapps program turns them off (agentapps/console.py): a test run that loads the
+    harness's pytest plugin, or a runtime built on the toolkit, still has its own."""
+    from tests.apps.test_start_up import installed_plugin
+
+    program = "import agentapps.harness, agentapps.cli, pydantic\nclass M(pydantic.BaseModel):\n    a: int\n"
+    completed = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "PYTHONPATH": str(installed_plugin(tmp_path / "site"))},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (completed.returncode, completed.stderr) == (0, "the plugin is loaded\n")
