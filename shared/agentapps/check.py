@@ -105,7 +105,7 @@ from .manifest import (
     skill_path,
 )
 from .output import Invocation
-from .package import Package, read_json_file
+from .package import Package, metaschema_problem, read_json_file
 from .runtime import RunOptions, RunTimedOut, invoke
 from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
@@ -365,9 +365,6 @@ def _check_body(root: Path, manifest: AppManifest, report: Report) -> None:
 
 
 def _check_schema_files(root: Path, report: Report) -> None:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
     for path in sorted((root / "schemas").glob("*.json")) if (root / "schemas").is_dir() else []:
         where = str(path.relative_to(root))
         try:
@@ -380,10 +377,9 @@ def _check_schema_files(root: Path, report: Report) -> None:
         except (ManifestError, ValueError, RecursionError) as error:
             report.error("schemas.json", f"not valid JSON: {error}.", where)
             continue
-        try:
-            Draft202012Validator.check_schema(schema)
-        except SchemaError as error:
-            report.error("schemas.valid", f"not a valid JSON Schema: {error.message}.", where)
+        problem = metaschema_problem(schema)
+        if problem is not None:
+            report.error("schemas.valid", f"not a valid JSON Schema: {problem}.", where)
             continue
         elsewhere = sorted(set(_refs_elsewhere(schema)))
         if elsewhere:

@@ -87,11 +87,8 @@ class OutputSchema:
     def precise(self) -> Any | None:
         """jsonschema's validator, or None when the schema fails the metaschema: not applied."""
         from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
 
-        try:
-            Draft202012Validator.check_schema(self.schema)
-        except SchemaError:
+        if metaschema_problem(self.schema) is not None:
             return None
         return Draft202012Validator(self.schema, registry=offline_registry())
 
@@ -118,6 +115,23 @@ class OutputSchema:
             return list(self.precise.iter_errors(document))
         except Unresolvable:
             return []
+
+
+def metaschema_problem(schema: Any) -> str | None:
+    """Why the schema is no JSON Schema (draft 2020-12's metaschema, its formats checked as
+    jsonschema checks them), or None when it is one. One the check cannot even judge (nested past
+    Python's recursion, a pattern its regular expressions refuse) is none either: a package's
+    schema never crashes the runtime or check."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        return error.message
+    except Exception as error:  # noqa: BLE001 - whatever the check itself cannot get through
+        return f"it cannot be checked against the metaschema ({type(error).__name__}: {error})"
+    return None
 
 
 def _fast_validator(schema: Any) -> Any | None:

@@ -109,7 +109,17 @@ def invoke(
         raise RunTimedOut(
             f"{package.manifest.entry.command} {shlex.join(args)} ran past {timeout:g} s"
         ) from None
-    return finished_invocation(package, args, finished, max_output)
+    try:
+        return finished_invocation(package, args, finished, max_output)
+    except Exception as error:  # noqa: BLE001 - the app has run: never say that nothing was saved
+        raise toolkit_error(
+            "INTERNAL_ERROR",
+            f"The app ran (exit status {relayed_status(finished.exit_status)}), but checking what it "
+            f"printed failed ({type(error).__name__}).",
+            "It may have taken effect: read the state back (a list or get) before retrying. Please "
+            "report it with the package and the arguments used.",
+            details={"mayHaveTakenEffect": True, "exitStatus": relayed_status(finished.exit_status)},
+        ) from None
 
 
 def finished_invocation(

@@ -162,3 +162,64 @@ def test_check_as_a_whole_is_bounded_and_what_it_did_not_run_is_not_passed(
         "`entry.command wipe"
     )
     assert message.endswith("and the runs after it were not made, so the rules they check are not verified.")
+
+
+# An app that saves each `add` (a line in a file of its state folder) and says so.
+SAVES_EACH_ADD = """
+    import json, os, sys
+    from pathlib import Path
+
+    folder = Path(os.environ["AGENTIC_STATE_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "added.txt").open("a") as added:
+        added.write("one\\n")
+    print(json.dumps({"ok": True, "command": "add"}))
+"""
+# Schemas whose check against the metaschema cannot even be made: Python's recursion gives out
+# in the check of one nested this deep, and its regular expressions refuse a repetition this large.
+UNJUDGEABLE_SCHEMAS = {
+    "nested-too-deep": '{"not":' * 200 + "{}" + "}" * 200,
+    "repetition-too-large": '{"properties": {"command": {"type": "string", "pattern": "a{4294967296}"}}}',
+}
+
+
+@pytest.mark.parametrize("schema", UNJUDGEABLE_SCHEMAS.values(), ids=list(UNJUDGEABLE_SCHEMAS))
+def test_a_schema_the_metaschema_check_cannot_judge_is_not_applied_and_check_names_it(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path, schema: str
+) -> None:
+    """The runtime relays the app's answer (the schema judges nothing, as one that fails the
+    metaschema), never an internal error saying nothing was saved; check reports the schema."""
+    package = write_package(trusted / "saves", SAVES_EACH_ADD, commands=("add",))
+    (package / "schemas").mkdir()
+    (package / "schemas" / "success-envelope.schema.json").write_text(schema)
+    added = agentapps("run", str(package), "--", "add")
+    assert (added.exit_status, added.envelope) == (0, {"ok": True, "command": "add"})
+    assert (tmp_path / "state" / "added.txt").read_text() == "one\n"
+    checked = agentapps("check", str(package))
+    assert checked.error_code == "CHECK_FAILED", checked.envelope
+    [report] = checked.envelope["error"]["details"]["items"]
+    found = [(finding["rule"], finding["where"]) for finding in report["findings"]]
+    assert ("schemas.valid", "schemas/success-envelope.schema.json") in found
+
+
+def test_a_runtime_that_fails_after_the_app_ran_says_it_may_have_taken_effect(
+    agentapps: Callable[..., ToolkitResult],
+    trusted: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whatever goes wrong in the runtime's own check of an answer, the app has run by then: the
+    error says so, never that nothing was saved."""
+    package = write_package(trusted / "saves", SAVES_EACH_ADD, commands=("add",))
+
+    def fails(*_: object, **__: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr("agentapps.runtime.check_output", fails)
+    added = agentapps("run", str(package), "--", "add")
+    assert (tmp_path / "state" / "added.txt").read_text() == "one\n"  # the app saved
+    error = added.envelope["error"]
+    assert (added.exit_status, error["code"]) == (1, "INTERNAL_ERROR"), added.envelope
+    assert "Nothing was saved" not in error["hint"]
+    assert error["details"]["mayHaveTakenEffect"] is True
+    assert error["details"]["exitStatus"] == 0
