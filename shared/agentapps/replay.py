@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .differences import envelope_differences, shorten, show
+from .errors import ToolkitError
 from .output import NOT_JSON
 from .runtime import RunTimedOut
 from .runtimes import Runtime
@@ -137,6 +138,8 @@ def replay_step(
             invocation = runtime(root, args, text(step.get("stdin", "")), overrides)
     except (RunTimedOut, OSError) as error:
         return StepReport(number, args, [f"the runtime failed: {error}"])
+    except ToolkitError as error:  # the runtime's own failure once the app had run (runtime.invoke)
+        return StepReport(number, args, [f"the runtime failed: {error.code}: {error.message}"])
     differences = [f"contract: {violation}" for violation in invocation.violations]
     if invocation.exit_status != expect["exit"]:
         differences.append(f"exit status: expected {expect['exit']}, got {invocation.exit_status}")
@@ -182,6 +185,8 @@ def _seed_step(
         invocation = runtime(root, args, text(step.get("stdin", "")), {SEED_STATE_FILE_ENV: str(state_file)})
     except (RunTimedOut, OSError) as error:
         return StepReport(number, args, [f"the runtime failed: {error}"])
+    except ToolkitError as error:
+        return StepReport(number, args, [f"the runtime failed: {error.code}: {error.message}"])
     differences = [f"contract: {violation}" for violation in invocation.violations]
     expect = step["expect"]
     if (invocation.exit_status == 0) != (expect["exit"] == 0):
