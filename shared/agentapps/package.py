@@ -118,10 +118,10 @@ class OutputSchema:
 
 
 def metaschema_problem(schema: Any) -> str | None:
-    """Why the schema is no JSON Schema (draft 2020-12's metaschema, its formats checked as
-    jsonschema checks them), or None when it is one. One the check cannot even judge (nested past
-    Python's recursion, a pattern its regular expressions refuse) is none either: a package's
-    schema never crashes the runtime or check."""
+    """Why the schema is not a JSON Schema (draft 2020-12's metaschema, its formats checked as
+    jsonschema checks them), or None when it is one. One the check cannot even be made on (nested
+    past Python's recursion, a pattern its regular expressions refuse) is not one either: a
+    package's schema never crashes the runtime or check."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
@@ -189,7 +189,8 @@ MAX_CACHED_SCHEMAS = 64  # a few per package; a long run over many packages keep
 
 def output_schema(raw: bytes) -> OutputSchema | None:
     """The validators of a schema file's bytes, built once per distinct content; None when the
-    bytes are not UTF-8 JSON (one that fails the metaschema does not apply: `OutputSchema.applies`)."""
+    bytes are not UTF-8 JSON that Python reads (one that fails the metaschema does not apply:
+    `OutputSchema.applies`)."""
     key = hashlib.sha256(raw).digest()
     with _output_schemas_lock:
         if key in _output_schemas:
@@ -206,7 +207,7 @@ def output_schema(raw: bytes) -> OutputSchema | None:
 def _build_output_schema(raw: bytes) -> OutputSchema | None:
     try:
         schema = json.loads(raw.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):  # not UTF-8 JSON, or nested past what Python reads
         return None
     return OutputSchema(schema, _fast_validator(schema))
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentic_kit.errors import ErrorCode
+
 from .errors import APP_FAILED, CONTRACT_VIOLATION, TIMEOUT, ToolkitError, toolkit_error
 from .output import Invocation, Problem, check_output
 from .package import Package
@@ -113,7 +115,7 @@ def invoke(
         return finished_invocation(package, args, finished, max_output)
     except Exception as error:  # noqa: BLE001 - the app has run: never say that nothing was saved
         raise toolkit_error(
-            "INTERNAL_ERROR",
+            ErrorCode.INTERNAL_ERROR,
             f"The app ran (exit status {relayed_status(finished.exit_status)}), but checking what it "
             f"printed failed ({type(error).__name__}).",
             "It may have taken effect: read the state back (a list or get) before retrying. Please "
