@@ -91,6 +91,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .environment import package_environment
+from .errors import ToolkitError
 from .manifest import (
     SUPPORTED_SCHEMA,
     AppManifest,
@@ -527,6 +528,9 @@ class _Probe:
         except OSError as error:
             self.report.error("entry.runs", f"entry.command cannot start: {error}.", where)
             self.stopped = True
+            return None
+        except ToolkitError as error:  # the runtime could not check what it printed: a finding too
+            self.report.error("schemas.outputs", error.message, where)
             return None
         reason = SHELL_CANNOT_RUN.get(invocation.exit_status)
         if reason is not None and not invocation.stdout.strip():

@@ -281,6 +281,9 @@ def _described(
     except OSError as error:
         _leave_out(package.root, f"describe failed: {error}")
         return None
+    except ToolkitError as error:  # the runtime could not check what describe printed
+        _leave_out(package.root, f"describe failed: {error.message}")
+        return None
     item = (invocation.envelope or {}).get("item") if invocation.ok and not invocation.violations else None
     entries = item.get("commands") if isinstance(item, dict) else None
     if not isinstance(entries, list):

@@ -100,11 +100,15 @@ class OutputSchema:
     def mismatches(self, document: Any) -> list[Any]:
         """Where the document breaks the schema; none when the schema itself cannot be applied (it
         fails the metaschema, or holds a `$ref` this runtime will not fetch): the package's
-        schemas are its own business."""
+        schemas are its own business. When jsonschema-rs says it does not fit and jsonschema
+        cannot say where (a `$ref` that refers to itself runs past Python's recursion), one
+        mismatch at the top says so."""
+        judged_unfit = False
         if self.fast is not None:
             try:
                 if self.fast.is_valid(document):
                     return []
+                judged_unfit = True
             except Exception:  # noqa: BLE001 - what it cannot hold (a huge integer), jsonschema judges
                 pass
         if self.precise is None:
@@ -115,6 +119,22 @@ class OutputSchema:
             return list(self.precise.iter_errors(document))
         except Unresolvable:
             return []
+        except Exception as error:  # noqa: BLE001 - the schema's own business, never the runtime's crash
+            if not judged_unfit:
+                return []
+            return [
+                Unlocated(
+                    f"it does not fit (jsonschema-rs), and where cannot be told ({type(error).__name__})"
+                )
+            ]
+
+
+@dataclass(frozen=True)
+class Unlocated:
+    """A mismatch jsonschema-rs found and jsonschema could not place: at the top, with why."""
+
+    message: str
+    absolute_path: tuple[()] = ()
 
 
 def metaschema_problem(schema: Any) -> str | None:

@@ -111,8 +111,17 @@ def invoke(
         raise RunTimedOut(
             f"{package.manifest.entry.command} {shlex.join(args)} ran past {timeout:g} s"
         ) from None
+    return finished_invocation(package, args, finished, max_output)
+
+
+def finished_invocation(
+    package: Package, args: Sequence[str], finished: Finished, max_output: int
+) -> Invocation:
+    """What a bounded run gave back, checked; output past the cap is a violation of its own. The
+    app has run by now: should the check itself fail, the error says it may have taken effect
+    (INTERNAL_ERROR), never that nothing was saved."""
     try:
-        return finished_invocation(package, args, finished, max_output)
+        return _checked(package, args, finished, max_output)
     except Exception as error:  # noqa: BLE001 - the app has run: never say that nothing was saved
         raise toolkit_error(
             ErrorCode.INTERNAL_ERROR,
@@ -124,10 +133,7 @@ def invoke(
         ) from None
 
 
-def finished_invocation(
-    package: Package, args: Sequence[str], finished: Finished, max_output: int
-) -> Invocation:
-    """What a bounded run gave back, checked; output past the cap is a violation of its own."""
+def _checked(package: Package, args: Sequence[str], finished: Finished, max_output: int) -> Invocation:
     # Bytes that are not UTF-8 become lone surrogates (shown as \\xNN when printed): stdout's are
     # named as a violation, stderr is only an excerpt.
     stdout, stderr = (

@@ -228,3 +228,56 @@ def test_a_runtime_that_fails_after_the_app_ran_says_it_may_have_taken_effect(
     assert "Nothing was saved" not in error["hint"]
     assert error["details"]["mayHaveTakenEffect"] is True
     assert error["details"]["exitStatus"] == 0
+
+
+# A success schema whose `$ref` refers to itself: jsonschema-rs says an object does not fit (it is
+# no string); jsonschema, asked where, runs past Python's recursion.
+REFERS_TO_ITSELF = '{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a", "type": "string"}'
+
+
+def test_a_mismatch_jsonschema_cannot_place_is_a_violation_at_the_top(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path
+) -> None:
+    """The answer is not relayed (it does not fit its schema) and the error says the app ran; check
+    reports the same mismatch as a finding, never an internal error."""
+    package = write_package(trusted / "saves", SAVES_EACH_ADD, commands=("add",))
+    (package / "schemas").mkdir()
+    (package / "schemas" / "success-envelope.schema.json").write_text(REFERS_TO_ITSELF)
+    added = agentapps("run", str(package), "--", "add")
+    assert (tmp_path / "state" / "added.txt").read_text() == "one\n"
+    assert added.error_code == "CONTRACT_VIOLATION", added.envelope
+    assert added.envelope["error"]["details"]["mayHaveTakenEffect"] is True
+    assert "where cannot be told (RecursionError)" in added.envelope["error"]["message"]
+    checked = agentapps("check", str(package))
+    assert checked.error_code == "CHECK_FAILED", checked.envelope
+    [report] = checked.envelope["error"]["details"]["items"]
+    assert any(
+        finding["rule"] == "schemas.outputs" and "where cannot be told" in finding["message"]
+        for finding in report["findings"]
+    ), report["findings"]
+
+
+def test_check_and_mcp_start_up_go_on_when_the_runtime_cannot_check_an_answer(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever fails in the runtime's check of an answer: check reports it for that run and goes
+    on to the next package; MCP start-up leaves the package out and serves the others."""
+    from agentapps.mcp_server import load_commands
+    from agentapps.runtime import RunOptions
+
+    broken = write_package(trusted / "broken", SAVES_EACH_ADD, commands=("add",))
+
+    def fails(*_: object, **__: object) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr("agentapps.runtime.check_output", fails)
+    checked = agentapps("check", str(broken))
+    assert checked.error_code == "CHECK_FAILED", checked.envelope
+    [report] = checked.envelope["error"]["details"]["items"]
+    assert any(finding["rule"] == "schemas.outputs" for finding in report["findings"]), report
+    todo = SUITE / "agentic-to-do"
+    monkeypatch.setenv("AGENTAPPS_CACHE_DIR", str(tmp_path / "describes"))  # describe runs, not kept
+    served = load_commands([todo], True, RunOptions(20.0))  # describe's answer cannot be checked
+    assert served == {}
+    monkeypatch.undo()
+    assert "agentic_to_do__add" in load_commands([todo], True, RunOptions(20.0))

@@ -382,18 +382,20 @@ def test_a_package_folder_replays_its_scenarios_folder_only() -> None:
     assert all(path.parent == package / "scenarios" for path in scenario_files([package]))
 
 
+@pytest.mark.parametrize("runtime", ["cold", f"sh {RUNTIMES / 'relay.sh'}"])
 def test_a_runtime_that_fails_after_the_app_ran_fails_that_step_and_says_so(
-    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runtime: str
 ) -> None:
-    """The runtime's own failure once the app has run (runtime.invoke) is that step's difference,
-    named, never a crash of the whole replay."""
+    """The runtime's own failure once the app has run (runtime.finished_invocation, for the
+    built-in runtime and for one given as a command) is that step's difference, named, never a
+    crash of the whole replay."""
 
     def fails(*_: object, **__: object) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr("agentapps.runtime.check_output", fails)
     path = scenario(tmp_path, "one-add", [{"args": ["add", "x"], "expect": expect(0, {"ok": True})}])
-    result = agentapps("replay", "--packages", str(SUITE), "--runtime", "cold", str(path))
+    result = agentapps("replay", "--packages", str(SUITE), "--runtime", runtime, str(path))
     assert (result.exit_status, result.error_code) == (14, "SCENARIO_FAILED"), result.envelope
     (report,) = result.envelope["error"]["details"]["items"]
     assert report["failure"]["step"] == 1, report
