@@ -15,16 +15,26 @@ import pytest
 from agentapps.harness import AppRunner
 from tests.packages import APPS, AppFacts
 
-PROBE = """
+
+def loading_probe(run: str, program: str, watched: str) -> str:
+    """A program for a fresh interpreter: `run` (one statement) runs as `program` would, given the
+    command's words and its SystemExit caught; then stderr gets, as a JSON list, the names of the
+    loaded modules that `watched` (an expression over `name`) picks."""
+    return f"""
 import json, runpy, sys
-sys.argv = ["app/cli.py", *sys.argv[1:]]
+sys.argv = [{program!r}, *sys.argv[1:]]
 try:
-    runpy.run_path("app/cli.py", run_name="__main__")
+    {run}
 except SystemExit:
     pass
-watched = {"filelock", "rich", "jsonschema", "yaml"}
-print(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in watched)), file=sys.stderr)
+print(json.dumps(sorted(name for name in sys.modules if {watched})), file=sys.stderr)
 """
+
+
+RUN_THE_APP = 'runpy.run_path("app/cli.py", run_name="__main__")'
+PROBE = loading_probe(
+    RUN_THE_APP, "app/cli.py", 'name.split(".")[0] in {"filelock", "rich", "jsonschema", "yaml"}'
+)
 
 
 def probed(app: AppRunner, probe: str, args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
@@ -78,16 +88,9 @@ def test_sigint_is_set_to_end_the_run_quietly_before_any_other_import(script: Pa
 
 
 PLUGIN = "probe_pydantic_plugin"
-LOADED = f"""
-import json, runpy, sys
-sys.argv = ["app/cli.py", *sys.argv[1:]]
-try:
-    runpy.run_path("app/cli.py", run_name="__main__")
-except SystemExit:
-    pass
-watched = ("{PLUGIN}", "importlib.metadata")
-print(json.dumps(sorted(name for name in sys.modules if name in watched)), file=sys.stderr)
-"""
+# The installed plugin, and what finding plugins imports.
+PLUGIN_LOADERS = f'name in ("{PLUGIN}", "importlib.metadata")'
+LOADED = loading_probe(RUN_THE_APP, "app/cli.py", PLUGIN_LOADERS)
 
 
 def installed_plugin(folder: Path) -> Path:

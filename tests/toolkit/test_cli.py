@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.apps.test_start_up import PLUGIN_LOADERS, installed_plugin, loading_probe
 from tests.packages import FACTS, PACKAGES
 from tests.toolkit.conftest import FIXTURES, SUITE, ToolkitResult
 
@@ -406,16 +407,9 @@ def test_the_approval_hint_is_the_whole_call_with_the_apps_own_confirm(
 
 
 # The toolkit's own process, as the console script starts it, with what it loaded said at its end.
-TOOLKIT_LOADED = """
-import json, runpy, sys
-sys.argv = ["agentapps", *sys.argv[1:]]
-try:
-    runpy.run_module("agentapps", run_name="__main__")
-except SystemExit:
-    pass
-watched = ("probe_pydantic_plugin", "importlib.metadata")
-print(json.dumps(sorted(name for name in sys.modules if name in watched)), file=sys.stderr)
-"""
+TOOLKIT_LOADED = loading_probe(
+    'runpy.run_module("agentapps", run_name="__main__")', "agentapps", PLUGIN_LOADERS
+)
 
 
 @pytest.mark.parametrize(
@@ -426,8 +420,6 @@ def test_the_toolkit_loads_no_pydantic_plugin_nor_their_loader(
 ) -> None:
     """The agentapps program turns pydantic's plugins off as the apps do (agentic_kit/plugins_off.py):
     an installed plugin is not loaded, nor importlib.metadata, which finding one costs every call."""
-    from tests.apps.test_start_up import installed_plugin
-
     site = installed_plugin(tmp_path / "site")
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.setenv("AGENTIC_STATE_DIR", str(tmp_path / "state"))
@@ -444,8 +436,6 @@ def test_the_toolkit_loads_no_pydantic_plugin_nor_their_loader(
 def test_a_process_that_imports_the_toolkit_keeps_its_pydantic_plugins(tmp_path: Path) -> None:
     """Only the agentapps program turns them off (agentapps/console.py): a test run that loads the
     harness's pytest plugin, or a runtime built on the toolkit, still has its own."""
-    from tests.apps.test_start_up import installed_plugin
-
     program = "import agentapps.harness, agentapps.cli, pydantic\nclass M(pydantic.BaseModel):\n    a: int\n"
     completed = subprocess.run(
         [sys.executable, "-c", program],
