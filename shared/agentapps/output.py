@@ -186,11 +186,10 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
         validator = package.schema_validators.get(exit_status == 0)
         if validator is not None and (exit_status == 0 or has_ok):
             for mismatch in validator.mismatches(document):
-                where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
-                violations.append(
-                    Problem(
-                        "schemas.outputs",
-                        f"envelope does not match its schema at {where}: {mismatch.message}",
-                    )
-                )
+                if mismatch.absolute_path is None:  # how many more there are
+                    message = f"envelope does not match its schema {mismatch.message}"
+                else:
+                    where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
+                    message = f"envelope does not match its schema at {where}: {mismatch.message}"
+                violations.append(Problem("schemas.outputs", message))
     return invocation

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -74,11 +75,15 @@ class Package:
 class OutputSchema:
     """One of a package's envelope schemas. jsonschema-rs says whether a document fits (a list of
     1,000 items in about a millisecond, where jsonschema takes some 200: every list an agent
-    reads is checked); jsonschema, only for a document that does not fit, says where and why.
+    reads is checked) and, for one that does not, where and why: its regular expressions are
+    ECMA-262's, as JSON Schema's `pattern` is, and run in linear time, so a package's backtracking
+    pattern (`^(a+)+$`) cannot hold a call past its timeout, nor can a long list of mismatches.
 
-    Whether the schema is one at all (the metaschema's verdict) is asked only then too: a document
-    that fits has nothing to report either way, and the verdict (importing jsonschema and checking
-    the schema, some 65 ms) would otherwise be half the toolkit's own cost of an `agentapps run`."""
+    Whether the schema is one at all (the metaschema's verdict) is asked only for a document that
+    does not fit: one that fits has nothing to report either way, and the verdict (importing
+    jsonschema and checking the schema, some 65 ms) would otherwise be half the toolkit's own cost
+    of an `agentapps run`. jsonschema judges alone where jsonschema-rs cannot: a schema it cannot
+    build (a `$ref` not fetched), a document it cannot hold (an integer past 64 bits)."""
 
     schema: Any
     fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (a $ref not fetched)
@@ -97,44 +102,71 @@ class OutputSchema:
         """Whether the schema passes the metaschema, so documents are judged by it."""
         return self.precise is not None
 
-    def mismatches(self, document: Any) -> list[Any]:
-        """Where the document breaks the schema; none when the schema itself cannot be applied (it
-        fails the metaschema, or holds a `$ref` this runtime will not fetch): the package's
-        schemas are its own business. When jsonschema-rs says it does not fit and jsonschema
-        cannot say where (a `$ref` that refers to itself runs past Python's recursion), one
-        mismatch at the top says so."""
-        judged_unfit = False
+    def mismatches(self, document: Any) -> list[Mismatch]:
+        """Where the document breaks the schema, at most MISMATCHES_LISTED of them and then one
+        that counts the rest; none when the schema itself cannot be applied (it fails the
+        metaschema, or holds a `$ref` this runtime will not fetch): the package's schemas are its
+        own business."""
         if self.fast is not None:
             try:
                 if self.fast.is_valid(document):
                     return []
-                judged_unfit = True
+                found = [
+                    Mismatch(error.message, tuple(error.instance_path))
+                    for error in self.fast.iter_errors(document)
+                ]
             except Exception:  # noqa: BLE001 - what it cannot hold (a huge integer), jsonschema judges
                 pass
+            else:
+                if not self.applies:
+                    return []
+                return _listed(found or [Mismatch("it does not fit, and jsonschema-rs cannot tell where")])
         if self.precise is None:
             return []
-        from referencing.exceptions import Unresolvable  # with jsonschema, only where it judges
-
         try:
-            return list(self.precise.iter_errors(document))
-        except Unresolvable:
+            # Lazily: a long list that breaks the schema item after item stops being read here.
+            errors = islice(self.precise.iter_errors(document), MISMATCHES_LISTED + 1)
+            found = [Mismatch(error.message, tuple(error.absolute_path)) for error in errors]
+        except Exception:  # noqa: BLE001
+            # What jsonschema cannot judge alone (a `$ref` not fetched, one that refers to itself,
+            # a pattern Python's `re` refuses) is the schema's own business, never the runtime's
+            # crash; no judge has said the document does not fit.
             return []
-        except Exception as error:  # noqa: BLE001 - the schema's own business, never the runtime's crash
-            if not judged_unfit:
-                return []
-            return [
-                Unlocated(
-                    f"it does not fit (jsonschema-rs), and where cannot be told ({type(error).__name__})"
-                )
-            ]
+        if len(found) > MISMATCHES_LISTED:
+            return [*_listed(found[:MISMATCHES_LISTED]), Mismatch("in more places, not listed", None)]
+        return _listed(found)
+
+
+# A document that breaks its schema is reported in a few lines: the first mismatches, each message
+# cut short (one quotes the value it judged, which can be a whole megabyte answer), and a count.
+MISMATCHES_LISTED = 20
+MISMATCH_CHARACTERS = 500
 
 
 @dataclass(frozen=True)
-class Unlocated:
-    """A mismatch jsonschema-rs found and jsonschema could not place: at the top, with why."""
+class Mismatch:
+    """Where a document breaks its schema (the path into it; empty at the top), and why; with no
+    path, how many more mismatches there are that are not listed."""
 
     message: str
-    absolute_path: tuple[()] = ()
+    absolute_path: tuple[str | int, ...] | None = ()
+
+
+def _listed(found: list[Mismatch]) -> list[Mismatch]:
+    """The first MISMATCHES_LISTED, each message at most MISMATCH_CHARACTERS long, then how many
+    more there are."""
+    listed = [
+        Mismatch(_cut(mismatch.message), mismatch.absolute_path) for mismatch in found[:MISMATCHES_LISTED]
+    ]
+    if len(found) > MISMATCHES_LISTED:
+        listed.append(Mismatch(f"in {len(found) - MISMATCHES_LISTED:,} more places, not listed", None))
+    return listed
+
+
+def _cut(message: str) -> str:
+    if len(message) <= MISMATCH_CHARACTERS:
+        return message
+    return f"{message[:MISMATCH_CHARACTERS]}… ({len(message):,} characters)"
 
 
 def metaschema_problem(schema: Any) -> str | None:

@@ -56,7 +56,7 @@ def test_an_edited_success_schema_is_what_the_next_package_load_checks(package: 
     tighten_success_schema(package)
     second = in_process_runtime(package, ["list"], "", {"AGENTIC_STATE_DIR": str(package / "s2")})
     assert [problem.rule for problem in second.violations] == ["schemas.outputs"]
-    assert "not valid under any of the given schemas" in str(second.violations[0])
+    assert "is not valid under any of the schemas listed in the 'anyOf' keyword" in str(second.violations[0])
     rewrite_in_place(package / "schemas" / "success-envelope.schema.json", '"const": 1234', '"const": true')
     third = in_process_runtime(package, ["list"], "", {"AGENTIC_STATE_DIR": str(package / "s3")})
     assert third.violations == []

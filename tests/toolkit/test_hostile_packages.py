@@ -3,6 +3,9 @@ written into the test's own folder (tests/toolkit/hostile.py)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +14,7 @@ import pytest
 from mcp import ClientSession
 
 from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
+from agentapps.package import Package
 from tests.packages import PACKAGES
 from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
@@ -230,12 +234,68 @@ def test_a_runtime_that_fails_after_the_app_ran_says_it_may_have_taken_effect(
     assert error["details"]["exitStatus"] == 0
 
 
-# A success schema whose `$ref` refers to itself: jsonschema-rs says an object does not fit (it is
-# no string); jsonschema, asked where, runs past Python's recursion.
+# A value that Python's backtracking `re` would take some 2**40 steps to find unfit for this
+# pattern: the runtime's regular expressions (jsonschema-rs's, ECMA-262's) run in linear time.
+BACKTRACKS = {"properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}
+PRINTS_A_VALUE_THAT_BACKTRACKS = f'print(\'{{"ok": true, "command": "list", "v": "{"a" * 40}!"}}\')'
+
+
+def test_a_backtracking_pattern_in_a_package_schema_cannot_hold_a_call(tmp_path: Path, trusted: Path) -> None:
+    """A one-shot run (a process of its own, so a hang fails the test at its timeout) and an MCP
+    call (in the server's worker thread, which no signal can interrupt) each answer
+    CONTRACT_VIOLATION, naming the pattern."""
+    package = write_package(trusted / "backtracks", PRINTS_A_VALUE_THAT_BACKTRACKS)
+    (package / "schemas").mkdir()
+    (package / "schemas" / "success-envelope.schema.json").write_text(json.dumps(BACKTRACKS))
+    ran = subprocess.run(
+        [sys.executable, "-m", "agentapps", "run", str(package), "--", "list"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    error = json.loads(ran.stdout)["error"]
+    assert (ran.returncode, error["code"]) == (11, "CONTRACT_VIOLATION"), ran.stdout
+    assert f'at v: "{"a" * 40}!" does not match "^(a+)+$"' in error["message"]
+
+    async def scenario(session: ClientSession) -> None:
+        answer = await session.call_tool("backtracks__list", {})
+        assert answer.is_error is True
+        assert answer.structured_content is not None
+        assert answer.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
+
+    run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(trusted)})
+
+
+def test_an_answer_that_breaks_its_schema_everywhere_is_reported_in_a_few_lines(trusted: Path) -> None:
+    """100,000 items, each unfit: the first 20 mismatches are listed, then how many more there
+    are; and a message that quotes a long value is cut short."""
+    from agentapps.output import check_output
+
+    package = write_package(trusted / "unfit", "")
+    (package / "schemas").mkdir()
+    schema = {"properties": {"items": {"items": {"type": "string"}}, "note": {"maxLength": 10}}}
+    (package / "schemas" / "success-envelope.schema.json").write_text(json.dumps(schema))
+    document = {"ok": True, "command": "list", "items": list(range(100_000)), "note": "n" * 100_000}
+    violations = check_output(Package(package), ["list"], 0, json.dumps(document), "").violations
+    messages = [violation.message for violation in violations]
+    assert len(messages) == 21
+    assert messages[0] == 'envelope does not match its schema at items/0: 0 is not of type "string"'
+    assert messages[19] == 'envelope does not match its schema at items/19: 19 is not of type "string"'
+    assert messages[20] == "envelope does not match its schema in 99,981 more places, not listed"
+    del document["items"]
+    [long] = check_output(Package(package), ["list"], 0, json.dumps(document), "").violations
+    assert long.message.startswith(f'envelope does not match its schema at note: "{"n" * 400}')
+    assert long.message.endswith("… (100,031 characters)"), long.message[-100:]
+    assert len(long.message) < 600
+
+
+# A success schema whose `$ref` refers to itself: an object does not fit (it is no string), and
+# jsonschema, asked where, would run past Python's recursion; jsonschema-rs says where.
 REFERS_TO_ITSELF = '{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a", "type": "string"}'
 
 
-def test_a_mismatch_jsonschema_cannot_place_is_a_violation_at_the_top(
+def test_a_mismatch_under_a_ref_to_itself_is_placed(
     agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path
 ) -> None:
     """The answer is not relayed (it does not fit its schema) and the error says the app ran; check
@@ -247,12 +307,14 @@ def test_a_mismatch_jsonschema_cannot_place_is_a_violation_at_the_top(
     assert (tmp_path / "state" / "added.txt").read_text() == "one\n"
     assert added.error_code == "CONTRACT_VIOLATION", added.envelope
     assert added.envelope["error"]["details"]["mayHaveTakenEffect"] is True
-    assert "where cannot be told (RecursionError)" in added.envelope["error"]["message"]
+    assert (
+        'at (top): {"command":"add","ok":true} is not of type "string"' in added.envelope["error"]["message"]
+    )
     checked = agentapps("check", str(package))
     assert checked.error_code == "CHECK_FAILED", checked.envelope
     [report] = checked.envelope["error"]["details"]["items"]
     assert any(
-        finding["rule"] == "schemas.outputs" and "where cannot be told" in finding["message"]
+        finding["rule"] == "schemas.outputs" and 'is not of type "string"' in finding["message"]
         for finding in report["findings"]
     ), report["findings"]
 

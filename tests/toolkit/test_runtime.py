@@ -346,8 +346,9 @@ def todo_list(changed: dict[str, object]) -> dict[str, object]:
 def test_every_item_of_a_long_list_is_held_to_the_package_schema(
     changed: dict[str, object], valid: bool
 ) -> None:
-    """The runtime answers "valid" quickly (jsonschema-rs) and says where and why with jsonschema:
-    both must give jsonschema's own verdict, on the patterns and bounds the suite's schemas use."""
+    """The runtime judges with jsonschema-rs, which says quickly whether a document fits and, when
+    it does not, where and why: on the patterns and bounds the suite's schemas use, its verdict and
+    its count of mismatches are jsonschema's own."""
     from jsonschema import Draft202012Validator
 
     from agentapps.output import check_output
@@ -358,3 +359,21 @@ def test_every_item_of_a_long_list_is_held_to_the_package_schema(
     violations = check_output(TODO_PACKAGE, ["list"], 0, json.dumps(document), "").violations
     assert (not reference, not violations) == (valid, valid)
     assert [violation.rule for violation in violations] == ["schemas.outputs"] * len(reference)
+
+
+@pytest.mark.parametrize("changed", [{"dueAt": "2024-02-29\n"}, {"id": "td_0700\n"}])
+def test_a_pattern_means_what_json_schema_says_not_what_pythons_re_says(changed: dict[str, object]) -> None:
+    """A schema's `pattern` is an ECMA-262 regular expression, whose `$` is the end of the string.
+    Python's `re` lets `$` match before a last newline too, so jsonschema alone relays a date or an
+    id that ends in one; the runtime does not."""
+    from jsonschema import Draft202012Validator
+
+    from agentapps.output import check_output
+
+    document = todo_list(changed)
+    schema = json.loads((TODO_PACKAGE.root / "schemas" / "success-envelope.schema.json").read_text())
+    assert list(Draft202012Validator(schema).iter_errors(document)) == []
+    [violation] = check_output(TODO_PACKAGE, ["list"], 0, json.dumps(document), "").violations
+    assert violation.rule == "schemas.outputs"
+    # The envelope fits none of the commands' envelopes (the schema's anyOf); unchanged, it fits.
+    assert violation.message.startswith('envelope does not match its schema at (top): {"command":"list"')
