@@ -25,6 +25,8 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   body.sections, body.order                      recommended sections present, in order (warnings)
   body.scheduling                                `scheduling: supported` has a Scheduling section
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
+                                                 that a runtime can apply (its patterns of the
+                                                 linear-time kind: no lookaround, no backreferences)
   schemas.refs                                   a `$ref` to anything but the same file (warning: the
                                                  runtime never fetches it, so that part is not applied)
   kit.copy                                       a vendored kit (app/agentic_kit/) that is not the kit
@@ -106,7 +108,7 @@ from .manifest import (
     skill_path,
 )
 from .output import Invocation
-from .package import Package, metaschema_problem, read_json_file
+from .package import Package, build_problem, metaschema_problem, read_json_file
 from .runtime import RunOptions, RunTimedOut, invoke
 from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
@@ -382,14 +384,20 @@ def _check_schema_files(root: Path, report: Report) -> None:
         if problem is not None:
             report.error("schemas.valid", f"not a valid JSON Schema: {problem}.", where)
             continue
+        unbuildable = build_problem(schema)
         elsewhere = sorted(set(_refs_elsewhere(schema)))
         if elsewhere:
+            # A place inside a document never fetched cannot be found: the whole schema is not
+            # applied then, which only the runtime's build can tell.
+            whole = f" Here none of it is ({unbuildable})." if unbuildable else ""
             report.warning(
                 "schemas.refs",
                 f"refers to {', '.join(elsewhere)}: a runtime never fetches a schema from the network "
-                "or another file, so that part is not applied to outputs.",
+                f"or another file, so that part is not applied to outputs.{whole}",
                 where,
             )
+        elif unbuildable is not None:
+            report.error("schemas.valid", f"a runtime cannot apply it: {unbuildable}.", where)
 
 
 def _refs_elsewhere(schema: Any) -> Iterator[str]:

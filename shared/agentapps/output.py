@@ -186,10 +186,18 @@ def check_output(package: Package, args: list[str], exit_status: int, stdout: st
         validator = package.schema_validators.get(exit_status == 0)
         if validator is not None and (exit_status == 0 or has_ok):
             for mismatch in validator.mismatches(document):
-                if mismatch.absolute_path is None:  # how many more there are
-                    message = f"envelope does not match its schema {mismatch.message}"
-                else:
-                    where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
-                    message = f"envelope does not match its schema at {where}: {mismatch.message}"
-                violations.append(Problem("schemas.outputs", message))
+                where = "/".join(str(part) for part in mismatch.absolute_path) or "(top)"
+                message = f"envelope does not match its schema at {where}: {mismatch.message}"
+                violations.append(Problem("schemas.outputs", _cut(message)))
     return invocation
+
+
+# A mismatch quotes the value it judged and names its place, either of which can be a whole
+# megabyte answer's worth: the message says the start of it and how long it was.
+MISMATCH_CHARACTERS = 500
+
+
+def _cut(message: str) -> str:
+    if len(message) <= MISMATCH_CHARACTERS:
+        return message
+    return f"{message[:MISMATCH_CHARACTERS]}… ({len(message):,} characters)"

@@ -15,7 +15,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -73,145 +72,127 @@ class Package:
 
 @dataclass(frozen=True)
 class OutputSchema:
-    """One of a package's envelope schemas. jsonschema-rs says whether a document fits (a list of
-    1,000 items in about a millisecond, where jsonschema takes some 200: every list an agent
-    reads is checked) and, for one that does not, where and why: its regular expressions are
-    ECMA-262's, as JSON Schema's `pattern` is, and run in linear time, so a package's backtracking
-    pattern (`^(a+)+$`) cannot hold a call past its timeout, nor can a long list of mismatches.
+    """One of a package's envelope schemas, judged by jsonschema-rs: whether a document fits (a
+    list of 1,000 items in about a millisecond; every list an agent reads is checked) and, for one
+    that does not, the first place it breaks the schema and why. Its regular expressions are the
+    linear-time kind (`pattern` and `patternProperties` are ECMA-262 without lookaround or
+    backreferences), so no schema or answer can hold a call past its timeout.
 
-    Whether the schema is one at all (the metaschema's verdict) is asked only for a document that
-    does not fit: one that fits has nothing to report either way, and the verdict (importing
-    jsonschema and checking the schema, some 65 ms) would otherwise be half the toolkit's own cost
-    of an `agentapps run`. jsonschema judges alone where jsonschema-rs cannot: a schema it cannot
-    build (a `$ref` not fetched), a document it cannot hold (an integer past 64 bits)."""
+    Whether the schema applies (it passes its draft's metaschema, and jsonschema-rs can build it)
+    is asked only for a document that does not fit: one that fits has nothing to report either
+    way, and a one-shot `agentapps run` would otherwise pay for the check on every call."""
 
     schema: Any
-    fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (a $ref not fetched)
+    fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (build_problem says why)
 
     @cached_property
-    def precise(self) -> Any | None:
-        """jsonschema's validator, or None when the schema fails the metaschema: not applied."""
-        from jsonschema import Draft202012Validator
-
-        if metaschema_problem(self.schema) is not None:
-            return None
-        return Draft202012Validator(self.schema, registry=offline_registry())
-
-    @property
     def applies(self) -> bool:
-        """Whether the schema passes the metaschema, so documents are judged by it."""
-        return self.precise is not None
+        """Whether documents are judged by the schema: one that fails the metaschema, or that the
+        runtime cannot build, judges nothing (`check` reports it: schemas.valid)."""
+        return self.fast is not None and metaschema_problem(self.schema) is None
 
     def mismatches(self, document: Any) -> list[Mismatch]:
-        """Where the document breaks the schema, at most MISMATCHES_LISTED of them and then one
-        that counts the rest; none when the schema itself cannot be applied (it fails the
-        metaschema, or holds a `$ref` this runtime will not fetch): the package's schemas are its
-        own business."""
-        if self.fast is not None:
-            try:
-                if self.fast.is_valid(document):
-                    return []
-                found = [
-                    Mismatch(error.message, tuple(error.instance_path))
-                    for error in self.fast.iter_errors(document)
-                ]
-            except Exception:  # noqa: BLE001 - what it cannot hold (a huge integer), jsonschema judges
-                pass
-            else:
-                if not self.applies:
-                    return []
-                return _listed(found or [Mismatch("it does not fit, and jsonschema-rs cannot tell where")])
-        if self.precise is None:
+        """The first place the document breaks the schema (there may be more: listing every one
+        of a long answer's costs time and memory without bound); none when the schema does not
+        apply. A document jsonschema-rs fails to judge is not vouched for: one mismatch says so."""
+        import jsonschema_rs
+
+        if self.fast is None:
             return []
         try:
-            # Lazily: a long list that breaks the schema item after item stops being read here.
-            errors = islice(self.precise.iter_errors(document), MISMATCHES_LISTED + 1)
-            found = [Mismatch(error.message, tuple(error.absolute_path)) for error in errors]
-        except Exception:  # noqa: BLE001
-            # What jsonschema cannot judge alone (a `$ref` not fetched, one that refers to itself,
-            # a pattern Python's `re` refuses) is the schema's own business, never the runtime's
-            # crash; no judge has said the document does not fit.
-            return []
-        if len(found) > MISMATCHES_LISTED:
-            return [*_listed(found[:MISMATCHES_LISTED]), Mismatch("in more places, not listed", None)]
-        return _listed(found)
-
-
-# A document that breaks its schema is reported in a few lines: the first mismatches, each message
-# cut short (one quotes the value it judged, which can be a whole megabyte answer), and a count.
-MISMATCHES_LISTED = 20
-MISMATCH_CHARACTERS = 500
+            if self.fast.is_valid(document) or not self.applies:
+                return []
+            self.fast.validate(document)
+        except jsonschema_rs.ValidationError as error:
+            return [Mismatch(error.message, tuple(error.instance_path))]
+        except BaseException as error:
+            if not _failed_inside(error):
+                raise
+            return [Mismatch(f"it cannot be judged ({type(error).__name__}: {error})")]
+        return [Mismatch("it does not fit, and jsonschema-rs cannot tell where")]
 
 
 @dataclass(frozen=True)
 class Mismatch:
-    """Where a document breaks its schema (the path into it; empty at the top), and why; with no
-    path, how many more mismatches there are that are not listed."""
+    """Where a document breaks its schema (the path into it; empty at the top), and why."""
 
     message: str
-    absolute_path: tuple[str | int, ...] | None = ()
-
-
-def _listed(found: list[Mismatch]) -> list[Mismatch]:
-    """The first MISMATCHES_LISTED, each message at most MISMATCH_CHARACTERS long, then how many
-    more there are."""
-    listed = [
-        Mismatch(_cut(mismatch.message), mismatch.absolute_path) for mismatch in found[:MISMATCHES_LISTED]
-    ]
-    if len(found) > MISMATCHES_LISTED:
-        listed.append(Mismatch(f"in {len(found) - MISMATCHES_LISTED:,} more places, not listed", None))
-    return listed
-
-
-def _cut(message: str) -> str:
-    if len(message) <= MISMATCH_CHARACTERS:
-        return message
-    return f"{message[:MISMATCH_CHARACTERS]}… ({len(message):,} characters)"
+    absolute_path: tuple[str | int, ...] = ()
 
 
 def metaschema_problem(schema: Any) -> str | None:
-    """Why the schema is not a JSON Schema (draft 2020-12's metaschema, its formats checked as
-    jsonschema checks them), or None when it is one. One the check cannot even be made on (nested
-    past Python's recursion, a pattern its regular expressions refuse) is not one either: a
-    package's schema never crashes the runtime or check."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
+    """Why the schema is not a JSON Schema by the metaschema of the draft its `$schema` names
+    (2020-12 when it names none), or None when it is one. A `$schema` that names no draft the
+    runtime knows is never fetched: the schema is not one it can judge by."""
+    import jsonschema_rs
 
     try:
-        Draft202012Validator.check_schema(schema)
-    except SchemaError as error:
+        jsonschema_rs.meta.validate(schema, registry=_registry_without_retrieval())
+    except jsonschema_rs.ValidationError as error:
         return error.message
-    except Exception as error:  # noqa: BLE001 - whatever the check itself cannot get through
+    except jsonschema_rs.ReferencingError:
+        named = schema.get("$schema") if isinstance(schema, dict) else None
+        return f"its $schema ({named!r}) names no draft this runtime knows, and none is fetched"
+    except BaseException as error:
+        if not _failed_inside(error):
+            raise
         return f"it cannot be checked against the metaschema ({type(error).__name__}: {error})"
     return None
 
 
+def build_problem(schema: Any) -> str | None:
+    """Why the runtime cannot build a validator of the schema (a pattern its linear-time
+    regular expressions do not run, a `$ref` into a document it will not fetch), or None."""
+    return _build(schema)[1]
+
+
 def _fast_validator(schema: Any) -> Any | None:
-    """jsonschema-rs for the schema, under jsonschema's rules here: draft 2020-12 unless the schema
-    says otherwise, `format` an annotation only, no `$ref` fetched. None when it cannot be built:
-    jsonschema alone then judges, as before."""
+    return _build(schema)[0]
+
+
+def _build(schema: Any) -> tuple[Any | None, str | None]:
+    """jsonschema-rs for the schema: the draft its `$schema` names (2020-12 when it names none),
+    `format` an annotation only, regular expressions of the linear-time kind, no `$ref` fetched
+    (what one to a URL or another file refers to is the empty schema: that part is not applied)."""
+    import jsonschema_rs
+
+    try:
+        built = jsonschema_rs.validator_for(
+            schema,
+            validate_formats=False,
+            retriever=_unfetched,
+            pattern_options=jsonschema_rs.RegexOptions(),
+        )
+    except BaseException as error:
+        if not _failed_inside(error):
+            raise
+        reason = (getattr(error, "message", None) or str(error) or type(error).__name__).splitlines()[0]
+        if 'is not a "regex"' in reason:
+            reason += " (a runtime runs patterns in linear time: no lookaround, no backreferences)"
+        return None, reason
+    return built, None
+
+
+def _unfetched(uri: str) -> Any:
+    """What a `$ref` to anything outside the schema refers to: nothing is fetched, from the network
+    or the disk, so it is the empty schema, which every value fits."""
+    return {}
+
+
+def _registry_without_retrieval() -> Any:
     import jsonschema_rs
 
     def refuse(uri: str) -> Any:
         raise ValueError(f"{uri} is not fetched")
 
-    try:
-        return jsonschema_rs.validator_for(schema, validate_formats=False, retriever=refuse)
-    except Exception:  # noqa: BLE001 - a schema it cannot compile is jsonschema's to judge
-        return None
+    return jsonschema_rs.Registry([], retriever=refuse)
 
 
-def offline_registry() -> Any:
-    """A jsonschema registry that retrieves nothing: a `$ref` to a URL or a file is never fetched
-    (a schema of the package's own cannot make the runtime read the network or the disk); what it
-    refers to stays unresolved, and `check` reports it (schemas.refs)."""
-    from referencing import Registry
-    from referencing.exceptions import NoSuchResource
-
-    def refuse(uri: str) -> Any:
-        raise NoSuchResource(uri)
-
-    return Registry(retrieve=refuse)  # type: ignore[call-arg]
+def _failed_inside(error: BaseException) -> bool:
+    """Whether `error` is one a schema or a document can cause inside jsonschema-rs: any Exception,
+    or a panic of its Rust code (pyo3's PanicException derives from BaseException), never an
+    interrupt or an exit."""
+    return isinstance(error, Exception) or type(error).__name__ == "PanicException"
 
 
 def read_package_bytes(path: Path) -> bytes:

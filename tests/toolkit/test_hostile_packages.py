@@ -14,7 +14,6 @@ import pytest
 from mcp import ClientSession
 
 from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
-from agentapps.package import Package
 from tests.packages import PACKAGES
 from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
@@ -179,21 +178,30 @@ SAVES_EACH_ADD = """
         added.write("one\\n")
     print(json.dumps({"ok": True, "command": "add"}))
 """
-# Schemas whose check against the metaschema cannot even be made: Python's recursion gives out
-# in the check of one nested this deep, and its regular expressions refuse a repetition this large.
-# And one nested past what Python's JSON reader takes: not JSON the runtime can read.
+# Schemas the runtime cannot judge by: jsonschema-rs's recursion limit gives out in one nested this
+# deep, and its regular expressions refuse a repetition this large. And one nested past what
+# Python's JSON reader takes: not JSON the runtime can read.
 UNJUDGEABLE_SCHEMAS = {
-    "nested-too-deep": ('{"not":' * 200 + "{}" + "}" * 200, "schemas.valid"),
+    "nested-too-deep": ('{"not":' * 600 + "{}" + "}" * 600, "schemas.valid"),
     "repetition-too-large": (
         '{"properties": {"command": {"type": "string", "pattern": "a{4294967296}"}}}',
         "schemas.valid",
     ),
     "nested-past-the-reader": ("[" * 100_000 + "]" * 100_000, "schemas.json"),
+    # Patterns the linear-time kind does not run: a lookahead and Python's own comment syntax (whose
+    # backtracking Python's `re` would have judged every answer by).
+    "lookahead": ('{"properties": {"command": {"pattern": "^(?!x)(a+)+$"}}}', "schemas.valid"),
+    "python-only-pattern": ('{"properties": {"command": {"pattern": "(?#c)^(a+)+$"}}}', "schemas.valid"),
+    # jsonschema-rs panics building this one (pyo3's PanicException is no Exception).
+    "panics-when-built": (
+        '{"allOf": [{"$dynamicAnchor": "m", "$id": "s"}, {"$id": "s", "not": {"$dynamicRef": "#m"}}]}',
+        "schemas.valid",
+    ),
 }
 
 
 @pytest.mark.parametrize(("schema", "rule"), UNJUDGEABLE_SCHEMAS.values(), ids=list(UNJUDGEABLE_SCHEMAS))
-def test_a_schema_the_metaschema_check_cannot_judge_is_not_applied_and_check_names_it(
+def test_a_schema_the_runtime_cannot_judge_by_is_not_applied_and_check_names_it(
     agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path, schema: str, rule: str
 ) -> None:
     """The runtime relays the app's answer (the schema judges nothing, as one that fails the
@@ -265,29 +273,6 @@ def test_a_backtracking_pattern_in_a_package_schema_cannot_hold_a_call(tmp_path:
         assert answer.structured_content["error"]["code"] == "CONTRACT_VIOLATION"
 
     run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(trusted)})
-
-
-def test_an_answer_that_breaks_its_schema_everywhere_is_reported_in_a_few_lines(trusted: Path) -> None:
-    """100,000 items, each unfit: the first 20 mismatches are listed, then how many more there
-    are; and a message that quotes a long value is cut short."""
-    from agentapps.output import check_output
-
-    package = write_package(trusted / "unfit", "")
-    (package / "schemas").mkdir()
-    schema = {"properties": {"items": {"items": {"type": "string"}}, "note": {"maxLength": 10}}}
-    (package / "schemas" / "success-envelope.schema.json").write_text(json.dumps(schema))
-    document = {"ok": True, "command": "list", "items": list(range(100_000)), "note": "n" * 100_000}
-    violations = check_output(Package(package), ["list"], 0, json.dumps(document), "").violations
-    messages = [violation.message for violation in violations]
-    assert len(messages) == 21
-    assert messages[0] == 'envelope does not match its schema at items/0: 0 is not of type "string"'
-    assert messages[19] == 'envelope does not match its schema at items/19: 19 is not of type "string"'
-    assert messages[20] == "envelope does not match its schema in 99,981 more places, not listed"
-    del document["items"]
-    [long] = check_output(Package(package), ["list"], 0, json.dumps(document), "").violations
-    assert long.message.startswith(f'envelope does not match its schema at note: "{"n" * 400}')
-    assert long.message.endswith("… (100,031 characters)"), long.message[-100:]
-    assert len(long.message) < 600
 
 
 # A success schema whose `$ref` refers to itself: an object does not fit (it is no string), and

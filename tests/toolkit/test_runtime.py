@@ -347,8 +347,8 @@ def test_every_item_of_a_long_list_is_held_to_the_package_schema(
     changed: dict[str, object], valid: bool
 ) -> None:
     """The runtime judges with jsonschema-rs, which says quickly whether a document fits and, when
-    it does not, where and why: on the patterns and bounds the suite's schemas use, its verdict and
-    its count of mismatches are jsonschema's own."""
+    it does not, the first place where and why: on the patterns and bounds the suite's schemas
+    use, its verdict is jsonschema's own."""
     from jsonschema import Draft202012Validator
 
     from agentapps.output import check_output
@@ -358,7 +358,7 @@ def test_every_item_of_a_long_list_is_held_to_the_package_schema(
     reference = [error.message for error in Draft202012Validator(schema).iter_errors(document)]
     violations = check_output(TODO_PACKAGE, ["list"], 0, json.dumps(document), "").violations
     assert (not reference, not violations) == (valid, valid)
-    assert [violation.rule for violation in violations] == ["schemas.outputs"] * len(reference)
+    assert [violation.rule for violation in violations] == ([] if valid else ["schemas.outputs"])
 
 
 @pytest.mark.parametrize("changed", [{"dueAt": "2024-02-29\n"}, {"id": "td_0700\n"}])
