@@ -108,7 +108,7 @@ from .manifest import (
     skill_path,
 )
 from .output import Invocation
-from .package import Package, build_problem, metaschema_problem, read_json_file
+from .package import Package, build, metaschema_problem, read_json_file
 from .runtime import RunOptions, RunTimedOut, invoke
 from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
@@ -384,8 +384,8 @@ def _check_schema_files(root: Path, report: Report) -> None:
         if problem is not None:
             report.error("schemas.valid", f"not a valid JSON Schema: {problem}.", where)
             continue
-        unbuildable = build_problem(schema)
-        elsewhere = sorted(set(_refs_elsewhere(schema)))
+        built = build(schema)
+        unbuildable, elsewhere = built.problem, sorted(set(built.unfetched))
         if elsewhere:
             # A place inside a document never fetched cannot be found: the whole schema is not
             # applied then, which only the runtime's build can tell.
@@ -398,21 +398,6 @@ def _check_schema_files(root: Path, report: Report) -> None:
             )
         elif unbuildable is not None:
             report.error("schemas.valid", f"a runtime cannot apply it: {unbuildable}.", where)
-
-
-def _refs_elsewhere(schema: Any) -> Iterator[str]:
-    """Every `$ref` or `$dynamicRef` that points at anything but a place in the same document."""
-    stack = [schema]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if key in ("$ref", "$dynamicRef") and isinstance(item, str) and not item.startswith("#"):
-                    yield item
-                else:
-                    stack.append(item)
-        elif isinstance(value, list):
-            stack += value
 
 
 class _Probe:

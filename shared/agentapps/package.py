@@ -83,7 +83,7 @@ class OutputSchema:
     way, and a one-shot `agentapps run` would otherwise pay for the check on every call."""
 
     schema: Any
-    fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (build_problem says why)
+    fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (`build` says why)
 
     @cached_property
     def applies(self) -> bool:
@@ -140,28 +140,32 @@ def metaschema_problem(schema: Any) -> str | None:
     return None
 
 
-def build_problem(schema: Any) -> str | None:
-    """Why the runtime cannot build a validator of the schema (a pattern its linear-time
-    regular expressions do not run, a `$ref` into a document it will not fetch), or None."""
-    return _build(schema)[1]
+@dataclass(frozen=True)
+class Build:
+    """What building a validator of a schema gave: the validator, or why there is none; and what
+    the schema's `$ref`s point at outside it (never fetched: each is the empty schema)."""
+
+    validator: Any | None
+    problem: str | None
+    unfetched: tuple[str, ...]
 
 
-def _fast_validator(schema: Any) -> Any | None:
-    return _build(schema)[0]
-
-
-def _build(schema: Any) -> tuple[Any | None, str | None]:
+def build(schema: Any) -> Build:
     """jsonschema-rs for the schema: the draft its `$schema` names (2020-12 when it names none),
     `format` an annotation only, regular expressions of the linear-time kind, no `$ref` fetched
-    (what one to a URL or another file refers to is the empty schema: that part is not applied)."""
+    (what one to a URL or another file refers to is the empty schema: that part is not applied;
+    a place inside such a document cannot be found, and the schema is not built)."""
     import jsonschema_rs
+
+    unfetched: list[str] = []
+
+    def empty(uri: str) -> Any:
+        unfetched.append(uri.removeprefix("json-schema:///"))  # a relative `$ref`, as written
+        return {}
 
     try:
         built = jsonschema_rs.validator_for(
-            schema,
-            validate_formats=False,
-            retriever=_unfetched,
-            pattern_options=jsonschema_rs.RegexOptions(),
+            schema, validate_formats=False, retriever=empty, pattern_options=jsonschema_rs.RegexOptions()
         )
     except BaseException as error:
         if not _failed_inside(error):
@@ -169,14 +173,8 @@ def _build(schema: Any) -> tuple[Any | None, str | None]:
         reason = (getattr(error, "message", None) or str(error) or type(error).__name__).splitlines()[0]
         if 'is not a "regex"' in reason:
             reason += " (a runtime runs patterns in linear time: no lookaround, no backreferences)"
-        return None, reason
-    return built, None
-
-
-def _unfetched(uri: str) -> Any:
-    """What a `$ref` to anything outside the schema refers to: nothing is fetched, from the network
-    or the disk, so it is the empty schema, which every value fits."""
-    return {}
+        return Build(None, reason, tuple(unfetched))
+    return Build(built, None, tuple(unfetched))
 
 
 def _registry_without_retrieval() -> Any:
@@ -215,9 +213,12 @@ def read_json_file(path: Path) -> Any:
 # metaschema costs tens of milliseconds, and the harness and runtimes build a Package per step.
 # The file is read every time, so an edited schema is a new key and is checked anew (a cache keyed
 # on the bytes cannot serve a stale schema, whatever the file's mtime says). None: not a schema.
-_output_schemas: OrderedDict[bytes, OutputSchema | None] = OrderedDict()
+# Bounded by count and by the files' bytes: a schema's validator holds some 50 times its file's
+# size in memory, so a server that serves many packages keeps at most one largest schema's worth.
+_output_schemas: OrderedDict[bytes, tuple[int, OutputSchema | None]] = OrderedDict()
 _output_schemas_lock = threading.Lock()
 MAX_CACHED_SCHEMAS = 64  # a few per package; a long run over many packages keeps the latest
+MAX_CACHED_SCHEMA_BYTES = MAX_SCHEMA_BYTES
 
 
 def output_schema(raw: bytes) -> OutputSchema | None:
@@ -228,11 +229,14 @@ def output_schema(raw: bytes) -> OutputSchema | None:
     with _output_schemas_lock:
         if key in _output_schemas:
             _output_schemas.move_to_end(key)
-            return _output_schemas[key]
+            return _output_schemas[key][1]
     built = _build_output_schema(raw)
     with _output_schemas_lock:
-        _output_schemas[key] = built
-        while len(_output_schemas) > MAX_CACHED_SCHEMAS:
+        _output_schemas[key] = (len(raw), built)
+        while len(_output_schemas) > MAX_CACHED_SCHEMAS or (
+            len(_output_schemas) > 1
+            and sum(size for size, _ in _output_schemas.values()) > MAX_CACHED_SCHEMA_BYTES
+        ):
             _output_schemas.popitem(last=False)
     return built
 
@@ -242,7 +246,7 @@ def _build_output_schema(raw: bytes) -> OutputSchema | None:
         schema = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):  # not UTF-8 JSON, or nested past what Python reads
         return None
-    return OutputSchema(schema, _fast_validator(schema))
+    return OutputSchema(schema, build(schema).validator)
 
 
 def load_entry_module(package: Package) -> ModuleType:

@@ -145,3 +145,20 @@ def test_a_changed_manifest_does_not_change_what_the_next_load_reads(package: Pa
     second = Package(package).manifest
     assert "not-a-command" not in second.commands
     assert second.tags is not None
+
+
+def test_the_schema_cache_keeps_at_most_one_largest_schemas_worth_of_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A validator holds some 50 times its file's size: the cache drops the oldest schemas once
+    their files' bytes together pass the bound, and always keeps the newest."""
+    from agentapps import package as package_module
+
+    monkeypatch.setattr(package_module, "MAX_CACHED_SCHEMA_BYTES", 200)
+    first, second = (json.dumps({"title": name * 120}).encode() for name in "ab")
+    assert len(first) < 200 < len(first) + len(second)
+    kept = package_module.output_schema(first)
+    assert package_module.output_schema(first) is kept  # cached
+    package_module.output_schema(second)
+    assert package_module.output_schema(second) is package_module.output_schema(second)
+    assert package_module.output_schema(first) is not kept  # dropped for the second, built anew

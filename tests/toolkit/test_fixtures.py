@@ -533,6 +533,24 @@ def test_check_warns_of_a_schema_ref_it_will_not_fetch(
     assert warning["message"].startswith("refers to https://example.org/item.json: a runtime never fetches")
 
 
+def test_check_does_not_warn_of_a_ref_that_resolves_inside_the_schema_through_its_ids(
+    agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
+) -> None:
+    """`s.json` against the root's `$id` is the `$defs` entry whose `$id` it is: nothing outside
+    the schema, so nothing unfetched, and the runtime applies that part too."""
+    package = sandbox.copy("valid-package")
+    (package / "schemas").mkdir()
+    schema = {
+        "$id": "https://example.org/root.json",
+        "$defs": {"s": {"$id": "s.json", "type": "string"}},
+        "properties": {"v": {"$ref": "s.json"}},
+    }
+    (package / "schemas" / "item.schema.json").write_text(json.dumps(schema))
+    result = agentapps("check", str(package))
+    assert result.exit_status == 0
+    assert [finding for finding in findings(result) if finding["rule"].startswith("schemas.")] == []
+
+
 def test_a_package_whose_path_is_not_utf8_is_listed_broken_with_escapes(
     agentapps: Callable[..., ToolkitResult], sandbox: Sandbox
 ) -> None:
