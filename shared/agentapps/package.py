@@ -76,20 +76,21 @@ class OutputSchema:
     list of 1,000 items in about a millisecond; every list an agent reads is checked) and, for one
     that does not, the first place it breaks the schema and why. Its regular expressions are the
     linear-time kind (`pattern` and `patternProperties` are ECMA-262 without lookaround or
-    backreferences), so no schema or answer can hold a call past its timeout.
+    backreferences), so no pattern can hold a call past its timeout (a schema whose combinators
+    multiply still can: docs/toolkit.md says so).
 
     Whether the schema applies (it passes its draft's metaschema, and jsonschema-rs can build it)
     is asked only for a document that does not fit: one that fits has nothing to report either
     way, and a one-shot `agentapps run` would otherwise pay for the check on every call."""
 
     schema: Any
-    fast: Any | None  # a jsonschema_rs validator; None when it cannot be built (`build` says why)
+    validator: Any | None  # jsonschema-rs's; None when it cannot be built (`build` says why)
 
     @cached_property
     def applies(self) -> bool:
         """Whether documents are judged by the schema: one that fails the metaschema, or that the
         runtime cannot build, judges nothing (`check` reports it: schemas.valid)."""
-        return self.fast is not None and metaschema_problem(self.schema) is None
+        return self.validator is not None and metaschema_problem(self.schema) is None
 
     def mismatches(self, document: Any) -> list[Mismatch]:
         """The first place the document breaks the schema (there may be more: listing every one
@@ -97,12 +98,12 @@ class OutputSchema:
         apply. A document jsonschema-rs fails to judge is not vouched for: one mismatch says so."""
         import jsonschema_rs
 
-        if self.fast is None:
+        if self.validator is None:
             return []
         try:
-            if self.fast.is_valid(document) or not self.applies:
+            if self.validator.is_valid(document) or not self.applies:
                 return []
-            self.fast.validate(document)
+            self.validator.validate(document)
         except jsonschema_rs.ValidationError as error:
             return [Mismatch(error.message, tuple(error.instance_path))]
         except BaseException as error:
@@ -209,8 +210,8 @@ def read_json_file(path: Path) -> Any:
     return json.loads(read_package_bytes(path).decode("utf-8"))
 
 
-# A schema's validators by the digest of the file's bytes: checking a schema against the
-# metaschema costs tens of milliseconds, and the harness and runtimes build a Package per step.
+# A schema's validators by the digest of the file's bytes: building one costs milliseconds (a
+# second for the largest), and the harness and runtimes build a Package per step.
 # The file is read every time, so an edited schema is a new key and is checked anew (a cache keyed
 # on the bytes cannot serve a stale schema, whatever the file's mtime says). None: not a schema.
 # Bounded by count and by the files' bytes: a schema's validator holds some 50 times its file's

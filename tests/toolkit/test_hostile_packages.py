@@ -276,7 +276,7 @@ def test_a_backtracking_pattern_in_a_package_schema_cannot_hold_a_call(tmp_path:
 
 
 # A success schema whose `$ref` refers to itself: an object does not fit (it is no string), and
-# jsonschema, asked where, would run past Python's recursion; jsonschema-rs says where.
+# the runtime says where (Python's jsonschema, which it asked before, ran past its recursion).
 REFERS_TO_ITSELF = '{"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a", "type": "string"}'
 
 
