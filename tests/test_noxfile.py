@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
@@ -132,12 +133,13 @@ def test_newest_typer_upgrades_typer_then_replays_every_package_s_scenarios(noxf
 
 
 def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
-    """The parallel pass's order (tests/conftest.py's LONG_FIRST): every test it names comes before
-    every other test, in the list's order, whatever order the files are given in, and each name
-    still finds a test (a renamed test would otherwise silently go back to the tail)."""
-    from tests.conftest import LONG_FIRST
+    """The parallel pass's order (tests/conftest.py): every test LONG_FIRST names comes before
+    every other test, in the list's order, whatever order the files are given in; with one worker,
+    WAIT_EARLY's come right after them; and each name still finds a test (a renamed test would
+    otherwise silently go back to its collected place)."""
+    from tests.conftest import LONG_FIRST, WAIT_EARLY
 
-    files = sorted({name.split("::")[0] for name in LONG_FIRST})
+    files = sorted({name.split("::")[0] for name in (*LONG_FIRST, *WAIT_EARLY)})
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_noxfile.py", *files],
         cwd=ROOT,
@@ -154,8 +156,33 @@ def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
         for node in collected[: len(long)]
     ]
     assert ranks == sorted(ranks)  # longest first, as LONG_FIRST lists them
-    assert all(any(node.startswith(name) for node in collected) for name in LONG_FIRST)
-    assert any(node.startswith("tests/test_noxfile.py::") for node in collected[len(long) :])
+    waiting = [index for index, node in enumerate(collected) if node.startswith(WAIT_EARLY)]
+    assert waiting == list(range(len(long), len(long) + len(waiting)))
+    assert all(any(node.startswith(name) for node in collected) for name in (*LONG_FIRST, *WAIT_EARLY))
+    assert any(node.startswith("tests/test_noxfile.py::") for node in collected[len(long) + len(waiting) :])
+
+
+@dataclass(frozen=True)
+class Named:
+    nodeid: str
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_the_waiting_tests_head_the_second_workers_stretch(workers: int) -> None:
+    """Under worksteal the first worker is handed the first len // workers tests: LONG_FIRST's
+    lead them, WAIT_EARLY's start the next stretch, and the rest keep their collected order."""
+    from tests.conftest import LONG_FIRST, WAIT_EARLY, parallel_order
+
+    others = [Named(f"tests/apps/test_other.py::test_{number}") for number in range(40)]
+    waiting = [Named(f"{name}[{case}]") for name in WAIT_EARLY for case in range(2)]
+    long = [Named(name) for name in reversed(LONG_FIRST)]
+    given = [*others[:20], *waiting, *long, *others[20:]]
+    ordered = parallel_order(given, workers)  # type: ignore[arg-type]
+    second = len(given) // workers
+    assert sorted(item.nodeid for item in ordered) == sorted(item.nodeid for item in given)
+    assert ordered[: len(long)] == list(reversed(long))
+    assert ordered[second : second + len(waiting)] == waiting
+    assert [item for item in ordered if item in others] == others
 
 
 def test_tests_runs_alone_and_the_light_sessions_two_at_a_time(noxfile: ModuleType) -> None:
