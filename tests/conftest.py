@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 import pytest
 
@@ -51,14 +52,24 @@ WAIT_EARLY = (
 )
 
 
-def _rank(item: pytest.Item) -> int:
+class Named(Protocol):
+    """What ordering reads of a test: its node id."""
+
+    @property
+    def nodeid(self) -> str: ...
+
+
+TestT = TypeVar("TestT", bound=Named)
+
+
+def _rank(item: Named) -> int:
     """The place in LONG_FIRST of the name that finds `item`; any other test ranks after them all."""
     return next(
         (rank for rank, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST)
     )
 
 
-def parallel_order(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+def parallel_order(items: list[TestT], workers: int) -> list[TestT]:
     """LONG_FIRST's tests first, longest first; WAIT_EARLY's at the head of the second worker's
     stretch (after LONG_FIRST's when there is one worker); every other test in its collected
     order. Only the order changes: the same tests, each once."""

@@ -177,7 +177,7 @@ def test_the_waiting_tests_head_the_second_workers_stretch(workers: int) -> None
     waiting = [Named(f"{name}[{case}]") for name in WAIT_EARLY for case in range(2)]
     long = [Named(name) for name in reversed(LONG_FIRST)]
     given = [*others[:20], *waiting, *long, *others[20:]]
-    ordered = parallel_order(given, workers)  # type: ignore[arg-type]
+    ordered = parallel_order(given, workers)
     second = len(given) // workers
     assert sorted(item.nodeid for item in ordered) == sorted(item.nodeid for item in given)
     assert ordered[: len(long)] == list(reversed(long))
