@@ -163,7 +163,9 @@ def test_the_long_tests_are_collected_first_and_each_named_one_exists() -> None:
 
 
 @dataclass(frozen=True)
-class Named:
+class StandIn:
+    """A test as the ordering sees it: its node id alone."""
+
     nodeid: str
 
 
@@ -173,9 +175,9 @@ def test_the_waiting_tests_head_the_second_workers_stretch(workers: int) -> None
     lead them, WAIT_EARLY's start the next stretch, and the rest keep their collected order."""
     from tests.conftest import LONG_FIRST, WAIT_EARLY, parallel_order
 
-    others = [Named(f"tests/apps/test_other.py::test_{number}") for number in range(40)]
-    waiting = [Named(f"{name}[{case}]") for name in WAIT_EARLY for case in range(2)]
-    long = [Named(name) for name in reversed(LONG_FIRST)]
+    others = [StandIn(f"tests/apps/test_other.py::test_{number}") for number in range(40)]
+    waiting = [StandIn(f"{name}[{case}]") for name in WAIT_EARLY for case in range(2)]
+    long = [StandIn(name) for name in reversed(LONG_FIRST)]
     given = [*others[:20], *waiting, *long, *others[20:]]
     ordered = parallel_order(given, workers)
     second = len(given) // workers
