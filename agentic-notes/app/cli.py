@@ -168,7 +168,7 @@ def list_notes(
     if after is not None:
         notes = [note for note in notes if operations.follow_up_after(note, after)]
     notes = _sorted(notes, sort) if sort is not None else notes[::-1]
-    return limited_payload([operations.summarise(note) for note in notes], limit)
+    return limited_payload(notes, limit, operations.summarise)
 
 
 @app.command()
@@ -300,7 +300,7 @@ def search(
     state = app.store().load()
     inputs.check_filter_tags(tags, state)
     hits = operations.search_notes(state, terms, tags)
-    return limited_payload(hits, limit)
+    return limited_payload(hits, limit, lambda note: operations.found(note, terms))
 
 
 @app.command()
@@ -316,9 +316,7 @@ def due(
         notes = operations.due_notes(app.store().load(), check_bound("--before", before), inclusive=False)
     else:
         notes = operations.due_notes(app.store().load(), now(), inclusive=True)
-    return limited_payload(
-        [operations.summarise(note) for note in _sorted(notes, sort or SortKey.due)], limit
-    )
+    return limited_payload(_sorted(notes, sort or SortKey.due), limit, operations.summarise)
 
 
 def _sorted(notes: list[Note], key: str) -> list[Note]:

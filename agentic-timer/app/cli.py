@@ -155,7 +155,7 @@ def list_timers(
     now_ms = to_ms(now())
     selected = operations.select_timers(app.store().load(), STATUSES_SHOWN[status])
     return limited_payload(
-        [view(timer, now_ms) for timer in _sorted(selected, sort or SortKey.created)], limit
+        _sorted(selected, sort or SortKey.created), limit, lambda timer: view(timer, now_ms)
     )
 
 
@@ -169,7 +169,7 @@ def search(
     terms = check_query(query)
     now_ms = to_ms(now())
     found = operations.search_timers(app.store().load(), terms, STATUSES_SHOWN[status])
-    return limited_payload([view(timer, now_ms) for timer in found], limit)
+    return limited_payload(found, limit, lambda timer: view(timer, now_ms))
 
 
 @app.command()
@@ -214,7 +214,7 @@ def due(
         )
     else:
         fired = operations.due_timers(app.store().load(), now_ms)
-    return limited_payload([view(timer, now_ms) for timer in _sorted(fired, sort or SortKey.due)], limit)
+    return limited_payload(_sorted(fired, sort or SortKey.due), limit, lambda timer: view(timer, now_ms))
 
 
 @app.command(mutates=True, confirmation=True)

@@ -13,8 +13,8 @@ so no command can forget them or spell them differently.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
@@ -25,6 +25,7 @@ from .text import printable
 
 Envelope = dict[str, Any]
 Payload = dict[str, Any]
+ItemT = TypeVar("ItemT")
 
 
 def item_payload(item: Mapping[str, Any] | BaseModel) -> Payload:
@@ -38,10 +39,28 @@ def list_payload(items: Sequence[Mapping[str, Any] | BaseModel], total: int | No
     return payload
 
 
-def limited_payload(items: Sequence[Mapping[str, Any] | BaseModel], limit: int | None) -> Payload:
+@overload
+def limited_payload(items: Sequence[Mapping[str, Any] | BaseModel], limit: int | None) -> Payload: ...
+
+
+@overload
+def limited_payload(
+    items: Sequence[ItemT], limit: int | None, render: Callable[[ItemT], Mapping[str, Any] | BaseModel]
+) -> Payload: ...
+
+
+def limited_payload(
+    items: Sequence[Any],
+    limit: int | None,
+    render: Callable[[Any], Mapping[str, Any] | BaseModel] | None = None,
+) -> Payload:
     """A list command's payload under `--limit`: at most `limit` items, and `total`, how many
-    matched, only when a limit was given."""
-    return list_payload(items) if limit is None else list_payload(items[:limit], total=len(items))
+    matched, only when a limit was given. With `render`, the items are the matches in order and
+    only those answered are rendered: `list --limit 10` of 10,000 notes makes ten excerpts."""
+    shown = items if limit is None else items[:limit]
+    if render is not None:
+        shown = [render(item) for item in shown]
+    return list_payload(shown) if limit is None else list_payload(shown, total=len(items))
 
 
 def success_envelope(command: str | None, payload: Payload) -> Envelope:

@@ -73,10 +73,14 @@ def due_notes(state: NotesState, instant: datetime, *, inclusive: bool) -> list[
     return [note for note in state.notes if follow_up_comes(note, instant, inclusive=inclusive)]
 
 
-def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[dict[str, object]]:
-    """Matching notes as `search` prints them (SearchHit's fields, in its order)."""
-    hits = search(newest_first(state, tags), terms, lambda note: note.body)
-    return [_shown(note, "snippet", snippet(note.body, terms)) for note in hits]
+def search_notes(state: NotesState, terms: list[str], tags: list[str]) -> list[Note]:
+    """Matching notes in the order `search` answers them (`found` renders each)."""
+    return search(newest_first(state, tags), terms, lambda note: note.body)
+
+
+def found(note: Note, terms: list[str]) -> dict[str, object]:
+    """A note as `search` prints it (SearchHit's fields, in its order)."""
+    return _shown(note, "snippet", snippet(note.body, terms))
 
 
 def summarise(note: Note) -> dict[str, object]:
