@@ -38,13 +38,17 @@ def view(timer: Timer, now_ms: int) -> dict[str, object]:
     """
     # Read at no moment before its last change: after a clock that stepped back, a change is
     # recorded at that last change (changes.moment_of_change), and every read agrees with it.
-    now_ms = max(now_ms, ms(timer.updated_at))
-    started = ms(timer.started_at)
+    updated_at = timer.updated_at
+    updated = ms(updated_at)
+    now_ms = max(now_ms, updated)
+    # The stored form has one text per instant, so a moment that is its last change's is not read
+    # again: a timer untouched since its start, or last paused or stopped, reads one timestamp.
+    started = updated if timer.started_at == updated_at else ms(timer.started_at)
     until = now_ms  # a paused timer reads as at its pause, a stopped one as at its stop
     if timer.status == "paused" and timer.paused_at is not None:
-        until = ms(timer.paused_at)
+        until = updated if timer.paused_at == updated_at else ms(timer.paused_at)
     elif timer.status == "stopped" and timer.stopped_at is not None:
-        until = ms(timer.stopped_at)
+        until = updated if timer.stopped_at == updated_at else ms(timer.stopped_at)
     elapsed = max(0, until - started - timer.paused_ms)
     duration = timer.duration_ms
     due = None if duration is None else started + duration + timer.paused_ms
