@@ -95,9 +95,14 @@ def _validator() -> Any:
 
 def schema_problems(data: object) -> list[str]:
     """Where `data` breaks the scenario schema, one line each (empty when it fits). Only a
-    scenario that does not fit is walked by jsonschema, whose messages say where and why."""
-    if _fits().is_valid(data):
-        return []
+    scenario that does not fit, or that jsonschema-rs cannot judge (a string holding a lone
+    surrogate, which JSON allows and Rust's strings cannot hold), is walked by jsonschema, whose
+    verdict is the one that counts and whose messages say where and why."""
+    try:
+        if _fits().is_valid(data):
+            return []
+    except Exception:  # noqa: BLE001 - not judged here: the walk below judges it
+        pass
     problems = []
     for error in sorted(_validator().iter_errors(data), key=lambda error: list(error.absolute_path)):
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"

@@ -95,3 +95,21 @@ def test_a_scenario_that_does_not_fit_is_refused_saying_where(tmp_path: Path) ->
         str(raised.value)
         == f"{bad}: not a scenario: steps/1/expect/exit: 256 is greater than the maximum of 255"
     )
+
+
+def test_a_lone_surrogate_is_judged_as_before(tmp_path: Path) -> None:
+    """JSON allows an unpaired surrogate escape, and jsonschema-rs cannot take one (a Rust string
+    cannot hold it): such a scenario is judged by jsonschema alone. Refused where a pattern or an
+    enum meets it, with jsonschema's message; loaded where the schema allows any text."""
+    refused = tmp_path / "refused.json"
+    document = json.loads(SAMPLES[0].read_text(encoding="utf-8"))
+    refused.write_text(json.dumps({**document, "package": "agentic-to-do\udc00"}), encoding="utf-8")
+    with pytest.raises(ScenarioError) as raised:
+        load_scenario(refused)
+    assert str(raised.value) == (
+        f"{refused}: not a scenario: package: 'agentic-to-do\\udc00' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'"
+    )
+    loaded = tmp_path / "loaded.json"
+    document["steps"][0]["expect"]["envelope"]["\ud800"] = 1
+    loaded.write_text(json.dumps(document), encoding="utf-8")
+    assert load_scenario(loaded).steps[0]["expect"]["envelope"]["\ud800"] == 1
