@@ -107,7 +107,8 @@ def test_a_lone_surrogate_is_judged_as_before(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as raised:
         load_scenario(refused)
     assert str(raised.value) == (
-        f"{refused}: not a scenario: package: 'agentic-to-do\\udc00' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'"
+        f"{refused}: not a scenario: "
+        "package: 'agentic-to-do\\udc00' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'"
     )
     loaded = tmp_path / "loaded.json"
     document["steps"][0]["expect"]["envelope"]["\ud800"] = 1
