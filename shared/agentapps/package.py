@@ -107,7 +107,7 @@ class OutputSchema:
         except jsonschema_rs.ValidationError as error:
             return [Mismatch(error.message, tuple(error.instance_path))]
         except BaseException as error:
-            if not _failed_inside(error):
+            if not failed_inside(error):
                 raise
             return [Mismatch(f"it cannot be judged ({type(error).__name__}: {error})")]
         return [Mismatch("it does not fit, and jsonschema-rs cannot tell where")]
@@ -135,7 +135,7 @@ def metaschema_problem(schema: Any) -> str | None:
         named = schema.get("$schema") if isinstance(schema, dict) else None
         return f"its $schema ({named!r}) names no draft this runtime knows, and none is fetched"
     except BaseException as error:
-        if not _failed_inside(error):
+        if not failed_inside(error):
             raise
         return f"it cannot be checked against the metaschema ({type(error).__name__}: {error})"
     return None
@@ -169,7 +169,7 @@ def build(schema: Any) -> Build:
             schema, validate_formats=False, retriever=empty, pattern_options=jsonschema_rs.RegexOptions()
         )
     except BaseException as error:
-        if not _failed_inside(error):
+        if not failed_inside(error):
             raise
         reason = (getattr(error, "message", None) or str(error) or type(error).__name__).splitlines()[0]
         if 'is not a "regex"' in reason:
@@ -187,7 +187,7 @@ def _registry_without_retrieval() -> Any:
     return jsonschema_rs.Registry([], retriever=refuse)
 
 
-def _failed_inside(error: BaseException) -> bool:
+def failed_inside(error: BaseException) -> bool:
     """Whether `error` is one a schema or a document can cause inside jsonschema-rs: any Exception,
     or a panic of its Rust code (pyo3's PanicException derives from BaseException), never an
     interrupt or an exit."""
