@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ import pytest
 from agentapps.scenarios import ScenarioError, _fits, _validator, load_scenario, scenario_files
 from tests.packages import SCENARIO_FOLDERS
 
-from .conftest import SUITE
+from .conftest import SUITE, ToolkitResult
 
 # Between them they lean on every part of the schema: a note, stdin, env, held locks, exit, match
 # and envelope; a text repeated; files in the state folder; a seed-level scenario's level and cite,
@@ -97,20 +97,27 @@ def test_a_scenario_that_does_not_fit_is_refused_saying_where(tmp_path: Path) ->
     )
 
 
-def test_a_lone_surrogate_is_judged_as_before(tmp_path: Path) -> None:
+def test_a_lone_surrogate_is_judged_as_before(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
     """JSON allows an unpaired surrogate escape, and jsonschema-rs cannot take one (a Rust string
     cannot hold it): such a scenario is judged by jsonschema alone. Refused where a pattern or an
-    enum meets it, with jsonschema's message; loaded where the schema allows any text."""
+    enum meets it, with jsonschema's message and before anything runs; replayed where the schema
+    allows any text (here its expected envelope holds such a key, which the app never prints)."""
     refused = tmp_path / "refused.json"
     document = json.loads(SAMPLES[0].read_text(encoding="utf-8"))
     refused.write_text(json.dumps({**document, "package": "agentic-to-do\udc00"}), encoding="utf-8")
-    with pytest.raises(ScenarioError) as raised:
-        load_scenario(refused)
-    assert str(raised.value) == (
+    result = agentapps("replay", "--packages", str(SUITE), str(refused))
+    assert (result.exit_status, result.error_code) == (3, "VALIDATION_ERROR")
+    assert result.envelope["error"]["message"] == (
         f"{refused}: not a scenario: "
         "package: 'agentic-to-do\\udc00' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'"
     )
-    loaded = tmp_path / "loaded.json"
+    assert not (tmp_path / "state").exists()  # nothing ran
+    replayed = tmp_path / "replayed.json"
     document["steps"][0]["expect"]["envelope"]["\ud800"] = 1
-    loaded.write_text(json.dumps(document), encoding="utf-8")
-    assert load_scenario(loaded).steps[0]["expect"]["envelope"]["\ud800"] == 1
+    replayed.write_text(json.dumps(document), encoding="utf-8")
+    result = agentapps("replay", "--packages", str(SUITE), str(replayed))
+    assert (result.exit_status, result.error_code) == (14, "SCENARIO_FAILED")
+    (report,) = result.envelope["error"]["details"]["items"]
+    assert (report["passedSteps"], report["failure"]["step"]) == (0, 1)
