@@ -18,6 +18,12 @@ no call with it, and the call's status is still said. It holds no lock and nothi
 between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes; an idle pair ends with it.
 
+A call's code may ask this process for more once the call has ended, through the one module
+its child has that a cold process lacks, `agentapps_warm` (`when_idle`): to call a hook that a
+module this process holds names in its WARM_HOOKS (the kit's store: parse the state file the call
+read, so the next calls are forked holding it). Code finds the module in sys.modules, never
+imports it; a cold run has none, and asks nothing.
+
 What a call imports that this process does not hold (a library's own lazy import, made as a
 command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
 So each child, as it ends, lists the modules it imported beyond those it was forked with, and
@@ -62,6 +68,7 @@ _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
 # What a call's child says it imported: a length, then `name NUL origin` lines (cut at a line).
 _REPORT = struct.Struct("!Q")
 _REPORT_SIZE = 1 << 16
+_ASK = "\x01"  # a report line that is an ask (`when_idle`), not a module
 
 
 def main() -> None:
@@ -77,6 +84,7 @@ def main() -> None:
     if not hasattr(os, "pidfd_open"):
         return  # it cannot wait for several children at once: the runtime runs this package cold
     script_signature = _signature(script_path)  # taken before it is read: a change meanwhile is seen
+    sys.modules[_WARM_MODULE] = _warm_module()
     unseeded, held = preimport(script_path)
     if held is None:
         return  # the script's own body fails here: the runtime runs this package cold, as it fails there
@@ -149,6 +157,44 @@ def learn(
                 loaded.setdefault(origin, signature)  # as it was before it was read
     for file, signature in _module_files(skip=loaded).items():
         loaded[file] = signature
+
+
+_WARM_MODULE = "agentapps_warm"
+
+
+def _warm_module() -> types.ModuleType:
+    """`agentapps_warm`: what a call's code may ask this process for. `when_idle(module, hook,
+    *args)` (strings) asks it to call `module.WARM_HOOKS[hook](*args)` once the call has ended
+    and no call waits; the call's child records the asks, and says them with what it imported."""
+    module = types.ModuleType(_WARM_MODULE, "What a warm process's calls may ask it for.")
+    asked: list[tuple[str, ...]] = []
+
+    def when_idle(module_name: str, hook: str, *args: str) -> None:
+        ask = (module_name, hook, *args)
+        if all(isinstance(part, str) for part in ask) and ask not in asked:
+            asked.append(ask)
+
+    module.when_idle = when_idle  # type: ignore[attr-defined]
+    module.asked = asked  # type: ignore[attr-defined]
+    return module
+
+
+def run_hooks(asked: list[tuple[str, ...]]) -> bool:
+    """Call what calls asked for (`when_idle`): each a hook that a module this process holds names
+    in its WARM_HOOKS (a module it lacks is not imported for it). True when one says it changed
+    what this process holds, which a spare forked before lacks. A hook that fails is ignored:
+    the calls meet whatever it met, as they would without it."""
+    changed = False
+    for module_name, hook, *args in asked:
+        hooks = getattr(sys.modules.get(module_name), "WARM_HOOKS", None)
+        function = hooks.get(hook) if isinstance(hooks, dict) else None
+        if not callable(function):
+            continue
+        try:
+            changed = bool(function(*args)) or changed
+        except BaseException:  # noqa: BLE001 - the calls meet it themselves, as without the hook
+            continue
+    return changed
 
 
 class HeldScript:
@@ -319,6 +365,7 @@ def serve(
     known = frozenset(sys.modules)  # what a call's child is forked with
     reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
     tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
+    asked: dict[tuple[str, ...], None] = {}  # what calls asked for (when_idle), in order, once each
 
     def fork_pair() -> _Pair:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -344,16 +391,20 @@ def serve(
         return pair
 
     while True:
-        idle = reported or (spare is None and not relays)
+        idle = reported or asked or (spare is None and not relays)
         events = poller.poll(0 if idle else None)
-        if not events and reported:
-            # Idle: no call waits. Learn what calls imported, so the next ones have it.
+        if not events and (reported or asked):
+            # Idle: no call waits. Learn what calls imported, so the next ones have it, and do
+            # what they asked for.
+            changed = bool(reported)
             learn(list(reported.items()), unseeded, loaded)
             tried.update(reported)
             reported.clear()
+            changed = run_hooks(list(asked)) or changed
+            asked.clear()
             known = frozenset(sys.modules)
-            if spare is not None:
-                spare.handover.close()  # it lacks what was just learnt: it ends, and is reaped
+            if spare is not None and changed:
+                spare.handover.close()  # it lacks what this process now holds: it ends, and is reaped
                 spare = None
             continue
         if not events and spare is None and not relays:
@@ -369,8 +420,10 @@ def serve(
                     spare = None  # killed, or ended on its own: the next call forks its pair
                 _, status = os.waitpid(pair.pid, 0)
                 if os.WIFEXITED(status):  # a relay killed may have left its child writing there
-                    news = [(name, origin) for name, origin in _read_report(pair.report) if name not in known]
+                    imported, asks = _read_report(pair.report)
+                    news = [(name, origin) for name, origin in imported if name not in known]
                     reported.update((name, origin) for name, origin in news if name not in tried)
+                    asked.update(dict.fromkeys(asks))
                 pair.report.close()
                 continue
             try:
@@ -410,23 +463,31 @@ def _hand(pair: _Pair, fds: list[int]) -> bool:
     return True
 
 
-def _read_report(report: mmap.mmap) -> list[tuple[str, str]]:
-    """The (name, origin) pairs a call's child wrote (none if it wrote nothing or nonsense)."""
+def _read_report(report: mmap.mmap) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The (name, origin) pairs of the modules a call's child imported, and what it asked for
+    (`when_idle`); none of either if it wrote nothing or nonsense."""
     try:
         (size,) = _REPORT.unpack_from(report)
         text = report[_REPORT.size : _REPORT.size + min(size, _REPORT_SIZE)].decode(
             "utf-8", "surrogateescape"
         )
     except (ValueError, struct.error):
-        return []
-    pairs = [line.split("\0") for line in text.split("\n") if line]
-    return [(pair[0], pair[1]) for pair in pairs if len(pair) == 2]
+        return [], []
+    lines = [line for line in text.split("\n") if line]
+    pairs = [line.split("\0") for line in lines if not line.startswith(_ASK)]
+    asks = [tuple(line[len(_ASK) :].split("\0")) for line in lines if line.startswith(_ASK)]
+    return [(pair[0], pair[1]) for pair in pairs if len(pair) == 2], [ask for ask in asks if len(ask) >= 2]
 
 
 def _write_report(report: mmap.mmap, known: frozenset[str]) -> None:
-    """Say, in `report`, the modules this child imported beyond those it was forked with: each one
-    its own name names (not an alias such as os.path) with an origin to find it by again."""
+    """Say, in `report`, what this child asked for (`when_idle`) and the modules it imported beyond
+    those it was forked with: each one its own name names (not an alias such as os.path) with an
+    origin to find it by again."""
     lines = []
+    # What it asked for first: a line each, the parts that a line cannot hold left out.
+    for ask in getattr(sys.modules.get(_WARM_MODULE), "asked", ()):
+        if not any("\0" in part or "\n" in part for part in ask):
+            lines.append(f"{_ASK}{chr(0).join(ask)}\n".encode("utf-8", "surrogateescape"))
     # Only the names it was not forked with are looked into: most calls import nothing new.
     for name in [name for name in sys.modules if name not in known]:
         spec = getattr(sys.modules.get(name), "__spec__", None)

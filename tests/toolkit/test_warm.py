@@ -945,3 +945,82 @@ def test_a_call_whose_waiting_child_was_killed_is_run_by_a_new_child(
     assert (answer.exit_status, answer.stderr, answer.violations) == (0, "", [])
     assert answer.document["pid"] != waiting
     assert warm_process(package.root) == server
+
+
+# What a call may ask of its warm process once idle (agentapps_warm.when_idle), and the kit's one
+# ask: the state the call read, parsed in the warm process for the calls after it.
+
+
+def test_a_call_asks_its_warm_process_for_a_hook_it_runs_once_idle(tmp_path: Path, warm: WarmRuntime) -> None:
+    """The hook runs in the warm process (the calls are its children), after the call; an ask
+    for what no module it holds names in WARM_HOOKS is ignored, and a hook that fails leaves it
+    serving. A cold run has no agentapps_warm, and asks nothing."""
+    notes = tmp_path / "notes.txt"
+    package = python_package(
+        tmp_path,
+        """
+        import json, os, sys
+        import helper
+        warm = sys.modules.get("agentapps_warm")
+        if warm is not None:
+            warm.when_idle("helper", "fails", sys.argv[1])
+            warm.when_idle("helper", "note", sys.argv[1])
+            warm.when_idle("helper", "not_a_hook", sys.argv[1])
+            warm.when_idle("json", "dumps", sys.argv[1])  # a module that names no hooks
+            warm.when_idle("not_imported_here", "note", sys.argv[1])
+        print(json.dumps({"ok": True, "pid": os.getpid(), "warm": warm is not None}))
+        """,
+        module="""
+            import os
+            def note(path):
+                with open(path, "a") as file:
+                    file.write(f"{os.getpid()}\\n")
+            def fails(path):
+                raise RuntimeError("a hook that fails")
+            WARM_HOOKS = {"note": note, "fails": fails}
+            """,
+    )
+    cold = invoke(package, [str(notes)])
+    assert cold.document["warm"] is False
+    assert not notes.exists()
+    calls = [invoke(package, [str(notes)], warm=warm).document for _ in range(2)]
+    assert [call["warm"] for call in calls] == [True, True]
+    deadline = time.monotonic() + 30  # it runs once the warm process is idle, after the answer
+    while len(notes.read_text().split() if notes.exists() else []) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    server = warm_process(package.root)
+    assert notes.read_text().split() == [str(server), str(server)]  # the warm process, not a call's
+    assert server not in {call["pid"] for call in calls}
+
+
+def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """After a call, the warm process parses the state it read, for the next calls. An edit that
+    keeps the file's size and time, or one that breaks it, is what the next call sees, as a cold
+    call does; a write after it starts from the file as it is."""
+    package = Package(SUITE / "agentic-to-do")
+    env = {**package_environment(), "AGENTIC_STATE_DIR": str(tmp_path), "AGENTIC_NOW": "2026-04-01T00:00:00Z"}
+    for title in ("first", "second"):
+        assert invoke(package, ["add", title], env=env, warm=warm).ok
+    state = tmp_path / "todos.json"
+
+    def served(args: list[str]) -> Invocation:
+        # Alternated with calls that read the file as it is: each one asks it kept anew.
+        cold, hot = both(package, args, warm, env=env)
+        same(cold, hot)
+        return hot
+
+    assert served(["get", "td_0002"]).document["item"]["title"] == "second"
+    time.sleep(0.2)  # the warm process parses the file once idle: let it hold the bytes edited next
+    before = os.stat(state)
+    state.write_bytes(state.read_bytes().replace(b'"second"', b'"sekond"'))
+    os.utime(state, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(state).st_size == before.st_size
+    assert served(["get", "td_0002"]).document["item"]["title"] == "sekond"
+    assert invoke(package, ["update", "td_0001", "--title", "renamed"], env=env, warm=warm).ok
+    assert [item["title"] for item in served(["list"]).document["items"]] == ["renamed", "sekond"]
+    state.write_bytes(state.read_bytes().replace(b'"nextId":3', b'"nextId":2'))
+    refused = served(["get", "td_0001"])
+    assert refused.document["error"]["code"] == "STATE_CORRUPT"
+    assert "nextId 2 is not above the highest id" in refused.document["error"]["message"]

@@ -39,6 +39,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -307,12 +308,15 @@ class StateStore(Generic[StateT]):
             ) from None
         except OSError as error:
             raise _io_error("read", self.path, error) from None
-        state = self._parse(raw)
+        state = _take_parsed(target, self.model, raw)
+        if state is None:
+            state = self._parse(raw)
         if state.schema_version < self.model.SCHEMA_VERSION:
             state.upgrade()
             # Compared, for the write, with the form this version gives it: a command that changes
             # nothing leaves a file an older version wrote as it is.
             return state, self._serialise(state) + b"\n"
+        _ask_to_keep_parsed(target, self.model)
         return state, raw
 
     def _parse(self, raw: bytes) -> StateT:
@@ -420,6 +424,73 @@ class StateStore(Generic[StateT]):
             if temp_name is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp_name)
+
+
+# --- What a warm process holds for its calls ------------------------------------------------
+# A warm runtime (agentapps' warm_server.py) runs each call in a child forked from a process that
+# holds the app. Through the module it gives its children (`agentapps_warm`), a call that read a
+# state asks that process to parse the same file once the call has ended (`keep_parsed`); the
+# next call's child, forked holding that state, takes it instead of parsing the file again when
+# the file holds the very same bytes. The same bytes parsed by the same code make the same state,
+# refused or passed by the same checks: the parse is skipped, none of what it checks. A child
+# takes it once (a second read in one run parses anew), and what it changes is its own copy. A
+# cold run has no such module, holds nothing, and parses every time.
+_PARSED: dict[tuple[str, str], tuple[bytes, VersionedState]] = {}
+_PARSED_KEPT = 4  # states held at most (a runtime may give each call a state folder of its own)
+
+
+def _model_name(model: type[VersionedState]) -> str:
+    return f"{model.__module__}:{model.__qualname__}"
+
+
+def _take_parsed(target: Path, model: type[StateT], raw: bytes) -> StateT | None:
+    """The state the warm process parsed from these very bytes of this file, else None."""
+    held = _PARSED.pop((str(target), _model_name(model)), None)
+    if held is None or type(held[1]) is not model or held[0] != raw:
+        return None
+    return held[1]
+
+
+def _ask_to_keep_parsed(target: Path, model: type[VersionedState]) -> None:
+    warm = sys.modules.get("agentapps_warm")
+    if warm is not None:
+        warm.when_idle(__name__, "keep_parsed", str(target), _model_name(model))
+
+
+def keep_parsed(path: str, model_name: str) -> bool:
+    """In a warm process, once idle: parse the state file at `path` as the model `model_name`
+    names (`module:qualname`, a model this process holds) and keep it for the next calls. True
+    when it keeps a new one; False when it holds these bytes already, or the file does not load
+    as a state of this version (each call then meets that itself, as a cold one would)."""
+    module_name, _, qualname = model_name.partition(":")
+    model: object = sys.modules.get(module_name)
+    for part in qualname.split("."):
+        model = getattr(model, part, None)
+    if not (isinstance(model, type) and issubclass(model, VersionedState)):
+        return False
+    key = (path, model_name)
+    held = _PARSED.pop(key, None)
+    try:
+        raw = _read_regular_file(Path(path), MAX_STATE_BYTES)
+    except (OSError, _NotARegularFile, _TooLarge):
+        return False
+    if held is not None and held[0] == raw:
+        _PARSED[key] = held
+        return False
+    try:
+        state = StateStore(Path(path), model, Settings(lock_timeout=0.0))._parse(raw)
+    except AppError:
+        return False
+    if state.schema_version != model.SCHEMA_VERSION:
+        return False  # upgraded as each call reads it, which a held state would skip
+    while len(_PARSED) >= _PARSED_KEPT:
+        del _PARSED[next(iter(_PARSED))]  # the one kept longest ago
+    _PARSED[key] = (raw, state)
+    return True
+
+
+# What a warm process may be asked to call, by name (agentapps_warm.when_idle).
+WARM_HOOKS = {"keep_parsed": keep_parsed}
 
 
 @contextlib.contextmanager
