@@ -438,10 +438,41 @@ def test_an_export_without_imported_from_still_imports(todo: AppRunner) -> None:
 
 @pytest.mark.parametrize(
     "imported_from",
-    [[], {"td_0009": "td_0001 2026-03-01T00:00:00.000Z"}, {"td_0001": 5}, {"td_0001": "x" * 1000}],
-    ids=["not-an-object", "no-such-item", "not-a-string", "not-an-origin"],
+    [[], {"td_0001": 5}, {"td_0001": "x" * 1000}, {"td_0009": "td_0001 not-a-createdAt"}],
+    ids=["not-an-object", "not-a-string", "not-an-origin", "no-such-item-nor-an-origin"],
 )
 def test_a_broken_imported_from_is_refused(todo: AppRunner, imported_from: Any) -> None:
     message = _refused(todo, _export(importedFrom=imported_from))
     assert "importedFrom" in message
     assert len(message) < 400, message
+
+
+def test_an_imported_item_removed_since_leaves_a_backup_that_restores(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """The finding (all three apps): an item imported into a state with items, then removed, left
+    its importedFrom entry in the state; export printed it, and import refused that export, which
+    named no such item. Export now leaves out the origins of items it does not hold, and import
+    drops such an entry (one an earlier export printed) instead of refusing the backup."""
+    app: AppRunner = app_runner(facts.package)
+    exported = json.dumps(lived_a_day(app, facts.package))
+    x = {"AGENTIC_NOW": "2026-03-31T09:00:00Z", "AGENTIC_STATE_DIR": str(tmp_path / "x")}
+    for call in DAY_OF_TARGET[facts.package]:
+        assert app.run(*call, env=x).ok, call
+    x = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "x")}
+    ids = app.run("import", "--file", "-", stdin=exported, env=x).envelope["ids"]
+    removed, kept = sorted(ids.values())[:2]
+    assert app.run("remove", removed, "--confirm", env=x).ok
+    backup = app.run("export", env=x).envelope
+    assert set(backup["importedFrom"]) == set(ids.values()) - {removed}
+    assert kept in backup["importedFrom"]
+    # What an earlier version printed: the removed item's origin too.
+    stale = {
+        **backup,
+        "importedFrom": {**backup["importedFrom"], removed: "xx_0001 2026-03-01T00:00:00.000Z"},
+    }
+    for number, document in enumerate((backup, stale)):
+        y = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / f"y{number}")}
+        restored = app.run("import", "--file", "-", stdin=json.dumps(document), env=y)
+        assert (restored.exit_status, restored.envelope["restored"]) == (0, True), restored.envelope
+        assert app.run("export", env=y).envelope == backup

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from agentapps.harness import AppRunner
-from tests.packages import AppFacts
+from tests.packages import APPS, AppFacts
 from tests.reliability.conftest import child_environment
 
 CORRUPT_STATES: dict[str, bytes] = {
@@ -26,7 +26,11 @@ CORRUPT_STATES: dict[str, bytes] = {
     "JSON of the wrong shape": b'["td_0001", "td_0002"]',
     "entities of the wrong shape": b'{"schemaVersion": 1, "items": [{}], "notes": [{}], "timers": [{}]}',
     "binary garbage": bytes(range(256)) * 4,
-    "a newer schema version": b'{"schemaVersion": 9, "nextId": 1, "items": [], "tags": []}',
+    # Each app's own list is in it, as a newer version of the app would keep it (a file that holds
+    # none of them, but another app's, is not this app's: test_another_apps_state_file_is_named_so).
+    "a newer schema version": (
+        b'{"schemaVersion": 9, "nextId": 1, "items": [], "notes": [], "timers": [], "tags": []}'
+    ),
 }
 
 
@@ -66,6 +70,33 @@ def test_a_corrupt_state_file_is_reported_by_path_and_left_byte_for_byte(
 def test_a_newer_state_file_says_so(app: AppRunner, facts: AppFacts) -> None:
     write_state(app, facts, CORRUPT_STATES["a newer schema version"])
     assert "newer version" in app.run(*facts.read).envelope["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("reader", "writer"),
+    [(reader, writer) for reader in APPS for writer in APPS if reader is not writer],
+    ids=lambda facts: facts.package,
+)
+def test_another_apps_state_file_is_named_so(
+    app_runner: Callable[[str], AppRunner], reader: AppFacts, writer: AppFacts
+) -> None:
+    """Found by an outside review: the notes and timer apps, pointed at the to-do's state file
+    (its schemaVersion 2 past theirs), said it was written by a newer version and to upgrade; the
+    to-do, at theirs, to repair the file or move it aside, which would hide the other app's
+    data. Each says the file is not its own and to point it at its own; the file is untouched."""
+    app, other = app_runner(reader.package), app_runner(writer.package)
+    assert other.run(*writer.write).ok
+    written = other.state_file(writer.state_file).read_bytes()
+    path = write_state(app, reader, written)
+    for args in (reader.read, reader.write):
+        result = app.run(*args)
+        assert (result.error_code, result.exit_status) == ("STATE_CORRUPT", 8)
+        error = result.envelope["error"]
+        assert error["message"].startswith(f"State file {path} is not a state file of this app: it holds no ")
+        assert "another app's file" in error["hint"]
+        assert "newer" not in error["message"] + error["hint"]
+        assert "repair" not in error["hint"]
+    assert path.read_bytes() == written
 
 
 @pytest.mark.parametrize("command", ["read", "write"])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pydantic import Field
 
+from agentapps.harness import AppRunner
 from agentic_kit.errors import AppError
 from agentic_kit.settings import Settings
 from agentic_kit.store import CamelModel, StateStore, VersionedState
@@ -61,6 +62,25 @@ def test_an_unchanged_state_is_not_rewritten(tmp_path: Path) -> None:
     with store.transaction():
         pass
     assert (tmp_path / "state.json").stat().st_ino == inode
+
+
+def test_a_transaction_that_leaves_no_file_empty_makes_none(tmp_path: Path) -> None:
+    """Found by an outside review: `purge --confirm` with no state file made one (empty), where
+    the contract says nothing is written. A change that leaves it empty makes none; one that
+    changes anything (an id taken) does."""
+    store = store_at(tmp_path)
+    with store.transaction() as state:
+        state.values.clear()
+    assert not (tmp_path / "state.json").exists()
+    with store.transaction() as state:
+        state.take_id()
+    assert (tmp_path / "state.json").read_bytes() == b'{"schemaVersion":1,"nextId":2,"values":[]}\n'
+
+
+def test_a_purge_of_nothing_with_no_state_file_writes_none(todo: AppRunner) -> None:
+    purged = todo.run("purge", "--confirm")
+    assert (purged.exit_status, purged.envelope["count"]) == (0, 0)
+    assert not (todo.state_dir / "todos.json").exists()
 
 
 OWN_FORM = b'{"schemaVersion":1,"nextId":2,"values":[1]}\n'

@@ -249,7 +249,9 @@ class StateStore(Generic[StateT]):
             state, original = self._read(target)
             yield state
             updated = self._serialise(state)
-            if not _is_file_of(updated, original):
+            # No file, and nothing in the state to keep (a purge of none): none is made either.
+            unchanged = original is None and updated == self._serialise(self._empty())
+            if not unchanged and not _is_file_of(updated, original):
                 # Only a changed state is checked again: one that serialises to the bytes it was
                 # read from holds the values whose invariants the read has just checked.
                 problem = next(state.problems(), None)
@@ -295,7 +297,7 @@ class StateStore(Generic[StateT]):
         try:
             raw = _read_regular_file(target, MAX_STATE_BYTES)
         except FileNotFoundError:
-            return self.model(schema_version=self.model.SCHEMA_VERSION), None
+            return self._empty(), None
         except _NotARegularFile as error:
             raise AppError(
                 ErrorCode.STATE_IO_ERROR,
@@ -318,6 +320,10 @@ class StateStore(Generic[StateT]):
             return state, self._serialise(state) + b"\n"
         _ask_to_keep_parsed(target, self.model)
         return state, raw
+
+    def _empty(self) -> StateT:
+        """The state of no file: nothing in it yet."""
+        return self.model(schema_version=self.model.SCHEMA_VERSION)
 
     def _parse(self, raw: bytes) -> StateT:
         try:
@@ -355,6 +361,10 @@ class StateStore(Generic[StateT]):
             document: Any = from_json(raw)
         except ValueError:
             document = None
+        if isinstance(document, dict):
+            foreign = self._foreign(document)
+            if foreign is not None:
+                return foreign
         version = document.get("schemaVersion") if isinstance(document, dict) else None
         if isinstance(version, int) and version > self.model.SCHEMA_VERSION:
             return self._newer(version)
@@ -364,6 +374,23 @@ class StateStore(Generic[StateT]):
             shown = repr(first["input"])
             what = f"{shown if len(shown) <= 60 else shown[:59] + '…'} is not in the form the app writes"
         return self._corrupt(f"does not fit the state model ({where}: {what})")
+
+    def _foreign(self, document: dict[str, Any]) -> AppError | None:
+        """STATE_CORRUPT saying the file is not this app's when it holds none of the keys that
+        are this app's own (its list) but keys that are not (another app's list: a state path
+        that names another app's file); None otherwise. Neither a newer version of this app nor
+        a file to repair."""
+        shared = {field.alias or name for name, field in VersionedState.model_fields.items()}
+        own = {field.alias or name for name, field in self.model.model_fields.items()} - shared
+        others = sorted(key for key in document if key not in own and key not in shared)
+        if not own or own & document.keys() or not others:
+            return None
+        listed = ", ".join(quoted(key) for key in others[:3])
+        return self._corrupt(
+            f"is not a state file of this app: it holds no {', '.join(sorted(own))} but {listed}",
+            hint="The state path may name another app's file: point this app at its own. The file was "
+            "left as it is.",
+        )
 
     def _newer(self, version: int) -> AppError:
         return self._corrupt(

@@ -30,7 +30,9 @@ nothing and a writer waiting on the lock never waits on the parse:
 
 Into a state with no items, an export is restored exactly: each item keeps its id, its
 `importedFrom` is the state's (so a retry of an import made before the backup is known after the
-restore, and the state is rebuilt byte for byte), and `nextId`
+restore, and the state is rebuilt byte for byte; an export holds the origins of its items only, and
+an entry naming no item in it, which an older export printed for an item removed since, is
+dropped), and `nextId`
 (an older export's is the one after its highest id) is kept, so ids remembered before the backup
 still name the same items. Into a state that has items, they are added at the end, in the
 document's order, each with a new id. Either way every other field is kept as exported.
@@ -166,8 +168,13 @@ def export_payload(state: VersionedState, items: Sequence[BaseModel], *, app: st
     counter, so that an import into an empty state restores the ids exactly."""
     payload: Payload = {"app": app, "schemaVersion": state.SCHEMA_VERSION, "nextId": state.next_id}
     payload.update(list_payload(items))
-    if state.imported_from:  # as the state writes it: only once there is one
-        payload["importedFrom"] = dict(state.imported_from)
+    # Of the state's origins, those of the items exported: one whose item was removed since (the
+    # state drops it at its next import) says nothing of them. As the state writes it: only once
+    # there is one.
+    exported = {getattr(item, "id", None) for item in items}
+    origins = {new: origin for new, origin in state.imported_from.items() if new in exported}
+    if origins:
+        payload["importedFrom"] = origins
     return payload
 
 
@@ -275,22 +282,20 @@ def parse_export(
 
 
 def _imported_from(option: str, value: Any, raw_items: list[Any]) -> dict[str, str]:
-    """An export's importedFrom, checked: each key an item's id in it, each value an origin."""
+    """An export's importedFrom, checked: each value an origin; those of its items kept. An entry
+    whose key is no item's id in it says nothing of them and is dropped: an export printed before
+    export left such entries out carries one for each item removed after it was imported."""
     if not isinstance(value, dict):
         raise validation_error(f"{option} has an importedFrom that is {_shown(value)}, not an object.", _HINT)
-    ids = {raw.get("id") for raw in raw_items if isinstance(raw, dict)}
     for key, origin in value.items():
-        if key not in ids:
-            raise validation_error(
-                f"{option} has importedFrom {quoted(key)}, which is no item's id in it.", _HINT
-            )
         if not isinstance(origin, str) or not _origin_pattern().fullmatch(origin):
             raise validation_error(
                 f"{option} has importedFrom {quoted(key)}: {_shown(origin)}, not an id and a createdAt "
                 "apart by one space, as export writes them.",
                 _HINT,
             )
-    return value
+    ids = {raw.get("id") for raw in raw_items if isinstance(raw, dict)}
+    return {key: origin for key, origin in value.items() if key in ids}
 
 
 def _refuse_another_apps(
