@@ -337,6 +337,18 @@ def test_an_extension_past_the_limit_hints_what_this_timer_can_take(timer: AppRu
     assert followed.item["durationMs"] == 366 * 86_400_000
 
 
+def test_an_extension_of_a_timer_that_ran_past_the_limit_says_how_long_it_ran(timer: AppRunner) -> None:
+    """Found by an outside review: a 5m timer extended 426 days later was told "It has run 366
+    days", the limit, not how long it ran."""
+    assert timer.run("start", "tea", "--duration", "5m", env={"AGENTIC_NOW": "2026-01-01T00:00:00Z"}).ok
+    refused = timer.run("extend", "tm_0001", "10m", env={"AGENTIC_NOW": "2027-03-03T00:00:00Z"})
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert error_of(refused.envelope)["hint"] == (
+        "It has run 426d, past 366 days, the most a countdown can be long, so no extend fits; "
+        "start another timer."
+    )
+
+
 @pytest.mark.parametrize(
     ("app_name", "args", "meant"),
     [

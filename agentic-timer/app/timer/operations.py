@@ -176,7 +176,8 @@ def extend_timer(timer: Timer, *, duration_ms: int, now: str) -> None:
             else "It is already 366 days long, the most a timer can run, so no extend fits; start "
             "another timer for the time past its dueAt."
             if base == timer.duration_ms
-            else "It has run 366 days, the most a timer can, so no extend fits; start another timer."
+            else f"It has run {format_duration(ran)}, past 366 days, the most a countdown can be long, so "
+            "no extend fits; start another timer."
         )
         raise validation_error(
             f"Extending timer {timer.id} by {format_duration(duration_ms)} would make it "
