@@ -230,3 +230,20 @@ def test_completing_repeating_items_in_any_order_never_loses_or_duplicates_one(
         for earlier, later in itertools.pairwise(chain):
             assert later.due_at == _domain("repeats").next_due(earlier.due_at, rule, ZoneInfo("UTC"))
             assert (later.repeat, later.tags, later.priority) == (rule, earlier.tags, earlier.priority)
+
+
+def test_completing_a_repeating_item_never_takes_an_item_added_by_hand_as_its_next(app: AppRunner) -> None:
+    """Found by an outside review: the user added May's rent by hand, with a description and a
+    priority of its own; completing April's took that item as its next and made none. A next
+    it made before a reopen is still named (it is what a next is made of, never changed since)."""
+    now = {"AGENTIC_NOW": "2026-03-20T09:00:00Z"}
+    assert app.run("add", "Pay rent", "--due-at", "2026-04-01", "--repeat", "monthly", env=now).ok
+    by_hand = ("Pay rent", "--due-at", "2026-05-01", "--repeat", "monthly", "--priority", "high")
+    assert app.run("add", *by_hand, "--description", "New account", env=now).ok
+    completed = app.run("complete", "td_0001", env=now).envelope
+    assert completed["next"]["id"] == "td_0003"
+    assert app.run("get", "td_0002", env=now).item["description"] == "New account"  # untouched
+    assert app.run("reopen", "td_0001", env=now).ok
+    again = app.run("complete", "td_0001", env=now).envelope
+    assert again["next"]["id"] == "td_0003"  # the next it made: no second one
+    assert [item["id"] for item in app.run("list", env=now).items] == ["td_0001", "td_0002", "td_0003"]

@@ -230,10 +230,13 @@ def complete_items(
 
 def _existing_next(state: TodoState, item: TodoItem, zone: tzinfo) -> TodoItem | None:
     """The next this item made before it was reopened: an item added after it (a higher id) with
-    its title, rule and the due one step after its due. Nothing on the item records it, so it is
-    found by what a next is made of; an edited or removed next is no longer it."""
+    what a next is made of (its title, description, tags, priority and rule, and the due one step
+    after its due), never changed since (updatedAt its createdAt). Nothing on the item records it,
+    so it is found so: an edited or removed next is no longer it, nor is an item a user added with
+    a description, tags or priority of its own."""
     if item.repeat is None or item.due_at is None:
         return None
+    made = (item.title, item.description, item.tags, item.priority, item.repeat)
     due = next_due(item.due_at, item.repeat, zone)
     number = _number(item.id)
     return next(
@@ -241,7 +244,9 @@ def _existing_next(state: TodoState, item: TodoItem, zone: tzinfo) -> TodoItem |
             other
             for other in state.items
             if _number(other.id) > number
-            and (other.title, other.repeat, other.due_at) == (item.title, item.repeat, due)
+            and other.due_at == due
+            and other.updated_at == other.created_at
+            and (other.title, other.description, other.tags, other.priority, other.repeat) == made
         ),
         None,
     )
