@@ -61,6 +61,7 @@ from .gates import missing_confirm_flag, require_confirmation, require_trust
 from .manifest import ManifestError
 from .package import Package
 from .passthrough import Passthrough, ToolkitApp
+from .process import Interrupted, end_by
 from .run_options import (
     DESCRIBE,
     command_entry,
@@ -828,7 +829,10 @@ def main() -> None:
             sys.exit(status)
         serve_mcp(_mcp_requests.pop())
         return
-    runner.main(app)
+    try:
+        runner.main(app)
+    except Interrupted as interrupted:  # an app's group ended first (process.ends_with_this_process)
+        end_by(interrupted)
 
 
 def serve_mcp(request: McpRequest) -> None:

@@ -19,7 +19,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol
@@ -100,6 +100,59 @@ class _Spawned:
             os.killpg(self.process.pid, signal.SIGTERM)
 
 
+class Interrupted(BaseException):
+    """This process was sent a signal that ends it (SIGINT, SIGTERM or SIGHUP at their default
+    action) while an entry process ran: that process's group is ended, and this one unwinds (its
+    temporary folders removed) to end by the signal (`end_by`), as it would have at once."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def end_by(interrupted: Interrupted) -> None:
+    """End this process by the signal that interrupted it, at its default action: the exit status a
+    shell shows (130, 143, 129), nothing printed. Never returns."""
+    signal.signal(interrupted.number, signal.SIG_DFL)
+    signal.raise_signal(interrupted.number)
+    os._exit(128 + interrupted.number)  # a platform where it did not end the process
+
+
+_ENDING = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+
+
+@contextlib.contextmanager
+def ends_with_this_process(child: Child) -> Iterator[None]:
+    """While `child` runs: a SIGINT, SIGTERM or SIGHUP that would end this process at once (its
+    default action: the agentapps program's, as an app's) first ends the child's group — SIGTERM,
+    then SIGKILL past EXIT_GRACE — then raises Interrupted. The child leads a session of its own,
+    so neither a terminal's Ctrl-C nor a signal to this process alone reaches it, and it would
+    outlive its runtime with no bound left. A signal the host handles or ignores stays its own,
+    and only the main thread, where handlers run, sets any."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    taken = [number for number in _ENDING if signal.getsignal(number) is signal.SIG_DFL]
+
+    def end_the_child_first(number: int, frame: object) -> None:
+        for each in taken:
+            signal.signal(each, signal.SIG_DFL)
+        child.interrupt_group()
+        try:
+            child.wait(EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            child.kill_group()
+        raise Interrupted(number)
+
+    for number in taken:
+        signal.signal(number, end_the_child_first)
+    try:
+        yield
+    finally:
+        for number in taken:
+            signal.signal(number, signal.SIG_DFL)
+
+
 def run_bounded(
     argv: Sequence[str],
     *,
@@ -175,7 +228,7 @@ def collect(
     names = {stdout: "stdout", stderr: "stderr"}
     received = {descriptor: bytearray() for descriptor in names}
     pending = memoryview(feed)
-    with selectors.DefaultSelector() as selector:
+    with selectors.DefaultSelector() as selector, ends_with_this_process(child):
         for descriptor in names:
             os.set_blocking(descriptor, False)
             selector.register(descriptor, selectors.EVENT_READ)
