@@ -32,6 +32,7 @@ import contextlib
 import enum
 import math
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +45,7 @@ from agentic_kit.envelope import Payload, item_payload, list_payload
 from agentic_kit.errors import AppError, ErrorCode, validation_error
 from agentic_kit.hints import shell_word
 from agentic_kit.human import safe
-from agentic_kit.text import shortened, undecodable_byte
+from agentic_kit.text import quoted, shortened, undecodable_byte
 
 from .catalog import activate, catalog_entry, discover
 from .environment import check_names, package_environment
@@ -476,6 +477,26 @@ def sync_packages(
     return list_payload(results)
 
 
+def check_runtime_command(command: str | None) -> None:
+    """--runtime CMD as the words a shell would make of it: VALIDATION_ERROR for a quote left
+    open (found by an outside review: an INTERNAL_ERROR) or no word at all (it ran the package
+    folder itself, or every case failed)."""
+    try:
+        words = shlex.split(command or "")
+    except ValueError as error:
+        raise AppError(
+            ErrorCode.VALIDATION_ERROR,
+            f"--runtime {quoted(command or '')} cannot be read as a command ({error}).",
+            "Quote it as a shell would: --runtime 'node adapter.mjs'.",
+        ) from None
+    if not words:
+        raise AppError(
+            ErrorCode.VALIDATION_ERROR,
+            "--runtime is empty: it names the runtime's command.",
+            "Give the command that runs it: --runtime 'node adapter.mjs'.",
+        )
+
+
 @app.command()
 def replay(
     paths: Annotated[
@@ -518,6 +539,8 @@ def replay(
     from .scenarios import ScenarioError, find_package, load_scenario, scenario_files
 
     options = RunOptions(timeout, max_output, tuple(check_names(env or [])))
+    if runtime not in (None, WARM, COLD):
+        check_runtime_command(runtime)
     for path in paths:
         if not path.exists():
             raise AppError(ErrorCode.NOT_FOUND, f"No scenario at {path}.")
@@ -609,6 +632,7 @@ def conformance(
     """
     from .conformance import SUITE_COLLECTION, CaseError, case_files, command_adapter, load_case, run_cases
 
+    check_runtime_command(runtime)
     paths = cases or [SUITE_COLLECTION]
     for path in paths:
         if not path.exists():

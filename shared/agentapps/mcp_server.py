@@ -681,7 +681,8 @@ def call(
         try:
             require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
         except AppError as error:
-            error.hint = CONFIRM_HINT  # over MCP the approval is the tool's `confirm`, not --approve
+            if error.code == ErrorCode.CONFIRMATION_REQUIRED:  # not the gate's other refusals (--human)
+                error.hint = CONFIRM_HINT  # over MCP the approval is the tool's `confirm`, not --approve
             raise
         document, _ = run_and_relay(
             command.package,

@@ -18,11 +18,13 @@ no call with it, and the call's status is still said. It holds no lock and nothi
 between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes; an idle pair ends with it.
 
-A call's code may ask this process for more once the call has ended, through the one module
-its child has that a cold process lacks, `agentapps_warm` (`when_idle`): to call a hook that a
-module this process holds names in its WARM_HOOKS (the kit's store: parse the state file the call
-read, so the next calls are forked holding it). Code finds the module in sys.modules, never
-imports it; a cold run has none, and asks nothing.
+A call's code may ask for work done ahead of the next calls, through the one module its child
+has that a cold process lacks, `agentapps_warm` (`when_idle`): a hook that a module this process
+holds names in its WARM_HOOKS (the kit's store: parse the state file the call read). This process
+keeps the last few asks and never runs them itself, so no call ever waits on them here: each
+call's child, forked ahead, runs them while it waits for its call, so that it holds the result
+when the call comes (the kit's store takes that parse only while the file holds the very bytes
+parsed). Code finds the module in sys.modules, never imports it; a cold run has none.
 
 What a call imports that this process does not hold (a library's own lazy import, made as a
 command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
@@ -163,9 +165,10 @@ _WARM_MODULE = "agentapps_warm"
 
 
 def _warm_module() -> types.ModuleType:
-    """`agentapps_warm`: what a call's code may ask this process for. `when_idle(module, hook,
-    *args)` (strings) asks it to call `module.WARM_HOOKS[hook](*args)` once the call has ended
-    and no call waits; the call's child records the asks, and says them with what it imported."""
+    """`agentapps_warm`: what a call's code may ask for ahead of the next calls. `when_idle(module,
+    hook, *args)` (strings) asks that the next calls' children each call
+    `module.WARM_HOOKS[hook](*args)` while they wait for their calls (`run_hooks`); the call's
+    child records the asks, and says them with what it imported."""
     module = types.ModuleType(_WARM_MODULE, "What a warm process's calls may ask it for.")
     asked: list[tuple[str, ...]] = []
 
@@ -179,22 +182,23 @@ def _warm_module() -> types.ModuleType:
     return module
 
 
-def run_hooks(asked: list[tuple[str, ...]]) -> bool:
-    """Call what calls asked for (`when_idle`): each a hook that a module this process holds names
-    in its WARM_HOOKS (a module it lacks is not imported for it). True when one says it changed
-    what this process holds, which a spare forked before lacks. A hook that fails is ignored:
-    the calls meet whatever it met, as they would without it."""
-    changed = False
+_ASKS_KEPT = 4  # the asks of the last calls a spare child runs, the latest last
+
+
+def run_hooks(asked: tuple[tuple[str, ...], ...]) -> None:
+    """Call what the last calls asked for (`when_idle`), in a call's child before its call comes:
+    each a hook that a module the child holds names in its WARM_HOOKS (a module it lacks is not
+    imported for it). A hook that fails is ignored: the call meets whatever it met, as it would
+    without the hook."""
     for module_name, hook, *args in asked:
         hooks = getattr(sys.modules.get(module_name), "WARM_HOOKS", None)
         function = hooks.get(hook) if isinstance(hooks, dict) else None
         if not callable(function):
             continue
         try:
-            changed = bool(function(*args)) or changed
-        except BaseException:  # noqa: BLE001 - the calls meet it themselves, as without the hook
+            function(*args)
+        except BaseException:  # noqa: BLE001 - the call meets it itself, as without the hook
             continue
-    return changed
 
 
 class HeldScript:
@@ -365,7 +369,7 @@ def serve(
     known = frozenset(sys.modules)  # what a call's child is forked with
     reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
     tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
-    asked: dict[tuple[str, ...], None] = {}  # what calls asked for (when_idle), in order, once each
+    asked: dict[tuple[str, ...], None] = {}  # what the last calls asked for (when_idle), latest last
 
     def fork_pair() -> _Pair:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -381,7 +385,17 @@ def serve(
                 other.handover.close()
                 other.report.close()
             start = functools.partial(
-                child, script, script_path, environ, handlers, mask, unseeded, held, known, report
+                child,
+                script,
+                script_path,
+                environ,
+                handlers,
+                mask,
+                unseeded,
+                held,
+                known,
+                report,
+                tuple(asked),
             )
             relay(theirs, start)
         theirs.close()
@@ -391,20 +405,16 @@ def serve(
         return pair
 
     while True:
-        idle = reported or asked or (spare is None and not relays)
+        idle = reported or (spare is None and not relays)
         events = poller.poll(0 if idle else None)
-        if not events and (reported or asked):
-            # Idle: no call waits. Learn what calls imported, so the next ones have it, and do
-            # what they asked for.
-            changed = bool(reported)
+        if not events and reported:
+            # Idle: no call waits. Learn what calls imported, so the next ones have it.
             learn(list(reported.items()), unseeded, loaded)
             tried.update(reported)
             reported.clear()
-            changed = run_hooks(list(asked)) or changed
-            asked.clear()
             known = frozenset(sys.modules)
-            if spare is not None and changed:
-                spare.handover.close()  # it lacks what this process now holds: it ends, and is reaped
+            if spare is not None:
+                spare.handover.close()  # it lacks what was just learnt: it ends, and is reaped
                 spare = None
             continue
         if not events and spare is None and not relays:
@@ -423,7 +433,11 @@ def serve(
                     imported, asks = _read_report(pair.report)
                     news = [(name, origin) for name, origin in imported if name not in known]
                     reported.update((name, origin) for name, origin in news if name not in tried)
-                    asked.update(dict.fromkeys(asks))
+                    for ask in asks:  # the latest last; the oldest dropped past _ASKS_KEPT
+                        asked.pop(ask, None)
+                        asked[ask] = None
+                    while len(asked) > _ASKS_KEPT:
+                        del asked[next(iter(asked))]
                 pair.report.close()
                 continue
             try:
@@ -600,11 +614,12 @@ def child(
     held: HeldScript,
     known: frozenset[str],
     report: mmap.mmap,
+    asked: tuple[tuple[str, ...], ...],
     handover: socket.socket,
 ) -> None:
-    """The forked child: become a cold process (what needs no call first, while it waits for
-    one), take the call's descriptors from `handover`, become that call's, run the script, exit.
-    Given no call, it exits at once. Never returns."""
+    """The forked child: become a cold process and do what the last calls asked for (what needs
+    no call first, while it waits for one), take the call's descriptors from `handover`, become
+    that call's, run the script, exit. Given no call, it exits at once. Never returns."""
     fds: list[int] = []
     try:
         os.setsid()  # a session and group of its own, which the runtime kills whole
@@ -616,6 +631,7 @@ def child(
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for generator in list(unseeded):  # random's own is reseeded at fork by random itself
             generator.seed()
+        run_hooks(asked)
         _, fds = _receive(handover)
         handover.close()
     except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so

@@ -445,3 +445,29 @@ def test_a_process_that_imports_the_toolkit_keeps_its_pydantic_plugins(tmp_path:
         timeout=60,
     )
     assert (completed.returncode, completed.stderr) == (0, "the plugin is loaded\n")
+
+
+@pytest.mark.parametrize(
+    ("runtime", "message"),
+    [
+        ("'unterminated", '--runtime "\'unterminated" cannot be read as a command (No closing quotation).'),
+        ("", "--runtime is empty: it names the runtime's command."),
+        ("  ", "--runtime is empty: it names the runtime's command."),
+    ],
+    ids=["quote-left-open", "empty", "blank"],
+)
+@pytest.mark.parametrize("command", ["replay", "conformance"])
+def test_a_runtime_command_that_names_no_command_is_refused_before_anything_runs(
+    agentapps: Callable[..., ToolkitResult], command: str, runtime: str, message: str
+) -> None:
+    """Found by an outside review: a quote left open was an INTERNAL_ERROR, and an empty
+    --runtime ran the package folder itself (replay) or failed every case (conformance)."""
+    path = (
+        SUITE / "agentic-to-do" / "scenarios" / "version-prints-the-package-version-as-an-envelope.json"
+        if command == "replay"
+        else SUITE / "conformance" / "cases" / "run" / "two-json-documents-are-not-one.json"
+    )
+    refused = agentapps(command, "--runtime", runtime, str(path))
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert refused.envelope["error"]["message"] == message
+    assert "--runtime '" in refused.envelope["error"]["hint"]

@@ -267,6 +267,19 @@ def test_a_package_without_describe_is_served_from_its_declared_commands(tmp_pat
         assert removed.is_error is not True
         listed = await session.call_tool("command_paths__items_list", {})
         assert tool_text(listed) == {"ok": True, "command": "items list", "count": 0, "items": []}
+        # Found by an outside review: --human among the words was refused with the confirmation
+        # hint, which an agent following it repeats for ever (confirm given or not).
+        for tool, arguments in (
+            ("command_paths__items_list", {"args": ["--human"]}),
+            ("command_paths__items_remove", {"args": ["it_2", "--human"], "confirm": True}),
+        ):
+            human = await session.call_tool(tool, arguments)
+            assert human.structured_content is not None
+            error = human.structured_content["error"]
+            assert (error["code"], error["hint"]) == (
+                "USAGE_ERROR",
+                "Leave --human out; a value that reads --human goes after `--` or as `--option=--human`.",
+            )
 
     run(tmp_path, scenario, [str(FIXTURES / "command-paths")])
 

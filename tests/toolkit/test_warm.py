@@ -951,10 +951,13 @@ def test_a_call_whose_waiting_child_was_killed_is_run_by_a_new_child(
 # ask: the state the call read, parsed in the warm process for the calls after it.
 
 
-def test_a_call_asks_its_warm_process_for_a_hook_it_runs_once_idle(tmp_path: Path, warm: WarmRuntime) -> None:
-    """The hook runs in the warm process (the calls are its children), after the call; an ask
-    for what no module it holds names in WARM_HOOKS is ignored, and a hook that fails leaves it
-    serving. A cold run has no agentapps_warm, and asks nothing."""
+def test_a_call_asks_the_next_calls_children_for_a_hook_they_run_before_their_call(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """The hook runs in the next call's child, forked ahead, before that call comes (never in the
+    warm process, which a call would wait on); an ask for what no module it holds names in
+    WARM_HOOKS is ignored, and a hook that fails leaves the call as it is. A cold run has no
+    agentapps_warm, and asks nothing."""
     notes = tmp_path / "notes.txt"
     package = python_package(
         tmp_path,
@@ -983,14 +986,15 @@ def test_a_call_asks_its_warm_process_for_a_hook_it_runs_once_idle(tmp_path: Pat
     cold = invoke(package, [str(notes)])
     assert cold.document["warm"] is False
     assert not notes.exists()
-    calls = [invoke(package, [str(notes)], warm=warm).document for _ in range(2)]
-    assert [call["warm"] for call in calls] == [True, True]
-    deadline = time.monotonic() + 30  # it runs once the warm process is idle, after the answer
-    while len(notes.read_text().split() if notes.exists() else []) < 2 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    server = warm_process(package.root)
-    assert notes.read_text().split() == [str(server), str(server)]  # the warm process, not a call's
-    assert server not in {call["pid"] for call in calls}
+    calls = []
+    for _ in range(3):
+        calls.append(invoke(package, [str(notes)], warm=warm).document)
+        time.sleep(0.5)  # idle, as between an agent's calls: the next child is forked ahead, asked
+    assert [call["warm"] for call in calls] == [True, True, True]
+    ran_in = [int(pid) for pid in notes.read_text().split()]
+    assert calls[2]["pid"] in ran_in  # the third call's child, before its call
+    assert calls[0]["pid"] not in ran_in  # nothing was asked before the first call
+    assert warm_process(package.root) not in ran_in
 
 
 def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
@@ -1012,7 +1016,7 @@ def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
         return hot
 
     assert served(["get", "td_0002"]).document["item"]["title"] == "second"
-    time.sleep(0.2)  # the warm process parses the file once idle: let it hold the bytes edited next
+    time.sleep(0.2)  # the next call's child parses the file as it waits: let it hold the bytes edited next
     before = os.stat(state)
     state.write_bytes(state.read_bytes().replace(b'"second"', b'"sekond"'))
     os.utime(state, ns=(before.st_atime_ns, before.st_mtime_ns))

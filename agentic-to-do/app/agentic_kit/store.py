@@ -453,15 +453,14 @@ class StateStore(Generic[StateT]):
                     os.unlink(temp_name)
 
 
-# --- What a warm process holds for its calls ------------------------------------------------
-# A warm runtime (agentapps' warm_server.py) runs each call in a child forked from a process that
-# holds the app. Through the module it gives its children (`agentapps_warm`), a call that read a
-# state asks that process to parse the same file once the call has ended (`keep_parsed`); the
-# next call's child, forked holding that state, takes it instead of parsing the file again when
-# the file holds the very same bytes. The same bytes parsed by the same code make the same state,
-# refused or passed by the same checks: the parse is skipped, none of what it checks. A child
-# takes it once (a second read in one run parses anew), and what it changes is its own copy. A
-# cold run has no such module, holds nothing, and parses every time.
+# --- What a warm runtime's call has parsed before it came -------------------------------------
+# A warm runtime (agentapps' warm_server.py) runs each call in a child forked ahead of the call.
+# Through the module it gives its children (`agentapps_warm`), a call that read a state asks that
+# the next calls' children parse the same file while they wait for their calls (`keep_parsed`):
+# the next call takes that parse instead of parsing the file again when the file holds the very
+# same bytes. The same bytes parsed by the same code make the same state, refused or passed by the
+# same checks: the parse is done ahead, none of what it checks is skipped. A call takes it once (a
+# second read in one run parses anew). A cold run has no such module, and parses as ever.
 _PARSED: dict[tuple[str, str], tuple[bytes, VersionedState]] = {}
 _PARSED_KEPT = 4  # states held at most (a runtime may give each call a state folder of its own)
 
@@ -485,10 +484,11 @@ def _ask_to_keep_parsed(target: Path, model: type[VersionedState]) -> None:
 
 
 def keep_parsed(path: str, model_name: str) -> bool:
-    """In a warm process, once idle: parse the state file at `path` as the model `model_name`
-    names (`module:qualname`, a model this process holds) and keep it for the next calls. True
-    when it keeps a new one; False when it holds these bytes already, or the file does not load
-    as a state of this version (each call then meets that itself, as a cold one would)."""
+    """In a warm runtime's call child, before its call comes: parse the state file at `path` as
+    the model `model_name` names (`module:qualname`, a model this process holds) and keep it for
+    the call. True when it keeps a new one; False when it holds these bytes already, or the file
+    does not load as a state of this version (the call then meets that itself, as a cold one
+    would)."""
     module_name, _, qualname = model_name.partition(":")
     model: object = sys.modules.get(module_name)
     for part in qualname.split("."):
@@ -516,7 +516,8 @@ def keep_parsed(path: str, model_name: str) -> bool:
     return True
 
 
-# What a warm process may be asked to call, by name (agentapps_warm.when_idle).
+# What a warm runtime's call child may be asked to call before its call, by name
+# (agentapps_warm.when_idle).
 WARM_HOOKS = {"keep_parsed": keep_parsed}
 
 
