@@ -112,6 +112,7 @@ from .package import Package, build, metaschema_problem, read_json_file
 from .runtime import RunOptions, RunTimedOut, invoke
 from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
+from .warm import python_entry
 
 SECTIONS = ["Purpose", "CLI", "Commands", "Output", "State", "Scheduling", "Confirmations", "Skills"]
 UNKNOWN_COMMAND = "__agentapps_check_unknown__"
@@ -277,11 +278,32 @@ def _check_static(root: Path, report: Report) -> AppManifest | None:
     if manifest.skills and not (root / "skills").is_dir():
         report.error("files.skills", "skills/ is missing, and skills are listed.", str(root / "skills"))
     _check_frontmatter(root, manifest, report)
+    _check_entry_script(root, manifest, report)
     _check_skills(root, manifest, report)
     _check_body(root, manifest, report)
     _check_schema_files(root, report)
     _check_kit_copy(root, report)
     return manifest
+
+
+def _check_entry_script(root: Path, manifest: AppManifest, report: Report) -> None:
+    """An entry that runs a Python script of the package (`python3 app/cli.py`) names a file of
+    the package. Found by an outside review: a script that does not exist, or an app/ that is a
+    symlink out of the package (its copy's link then pointing nowhere), passed with warnings
+    only, as each run's plain-text failure is only a warning."""
+    entry = python_entry(manifest.entry.command)
+    if entry is None or os.path.isabs(entry[1]):
+        return
+    where = "APP.md frontmatter: entry.command"
+    try:
+        script = package_file(root, entry[1])
+    except ManifestError as error:
+        report.error("files.outside", str(error), where)
+        return
+    if not script.is_file():
+        report.error(
+            "entry.runs", f"entry.command runs {entry[1]}, which is not a file of the package.", where
+        )
 
 
 def _check_kit_copy(root: Path, report: Report) -> None:

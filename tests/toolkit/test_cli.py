@@ -471,3 +471,30 @@ def test_a_runtime_command_that_names_no_command_is_refused_before_anything_runs
     assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
     assert refused.envelope["error"]["message"] == message
     assert "--runtime '" in refused.envelope["error"]["hint"]
+
+
+def test_check_fails_an_entry_script_that_is_not_a_file_of_the_package(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path
+) -> None:
+    """Found by an outside review: `python3 app/nope.py` passed check (each run's failure only a
+    warning); so did an app/ that is a relative symlink out of the package, whose code breaks the
+    seed's rules where `run` follows the link."""
+    missing = tmp_path / "missing" / "valid-package"
+    shutil.copytree(FIXTURES / "valid-package", missing)
+    manifest = missing / "APP.md"
+    manifest.write_text(manifest.read_text().replace("python3 app/cli.py", "python3 app/nope.py"))
+    outside = tmp_path / "linked" / "valid-package"
+    shutil.copytree(FIXTURES / "valid-package", outside)
+    shutil.move(outside / "app", tmp_path / "outside-app")
+    (outside / "app").symlink_to(Path("..", "..", "outside-app"))
+    for package, rule, said in (
+        (missing, "entry.runs", "entry.command runs app/nope.py, which is not a file of the package."),
+        (outside, "files.outside", f"{outside / 'app' / 'cli.py'} resolves outside the package"),
+    ):
+        result = agentapps("check", str(package), "--approve")
+        assert (result.exit_status, result.error_code) == (13, "CHECK_FAILED"), result.envelope
+        [report] = result.envelope["error"]["details"]["items"]
+        errors = [finding for finding in report["findings"] if finding["severity"] == "error"]
+        assert errors[0]["rule"] == rule, errors  # said before anything runs
+        assert errors[0]["message"].startswith(said), errors[0]
+        assert {finding["rule"] for finding in errors} <= {rule, "entry.runs"}, errors  # and its runs fail
