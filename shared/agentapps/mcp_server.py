@@ -1105,5 +1105,16 @@ async def serve(
         # At the client's end of input, calls already made are answered: they take at most the
         # run's timeout, and a warm call's wait for its process at most as long again.
         wire = stack.enter_context(claimed_stdio(drain_seconds=2 * (options or RunOptions()).timeout + 5))
-        async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        async with anyio.create_task_group() as group:
+
+            async def end_when_the_client_is_gone() -> None:
+                # Found by an outside review: a client killed with a call in flight left the server
+                # (and the call's app) running until the call's timeout. Cancelled, each call in
+                # flight interrupts its app, as a cancellation from the client does.
+                await wire.gone.wait()
+                group.cancel_scope.cancel()
+
+            group.start_soon(end_when_the_client_is_gone)
+            async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            group.cancel_scope.cancel()  # served to the end: the watch ends too

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import select
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager, suppress
@@ -208,21 +209,30 @@ def _answer(id_: str | int | None, code: int, message: str, silent: bool = False
     return {**answer, "silent": True} if silent else answer
 
 
+_GONE_POLL_SECONDS = 0.2  # how often the drain looks whether the client's end of stdout is gone
+
+
 class Wire:
     """The client's lines, the unreadable ones answered on stdout and held back; and stdout,
     one whole line per write (the SDK's writer and these answers never interleave).
 
     At the end of the client's input the wire waits, up to `drain_seconds`, for an answer to
     every request it passed on (a cancelled one excepted): a client may close its side as soon
-    as it has written, and a call already made is still answered, not cut off."""
+    as it has written, and a call already made is still answered, not cut off. Unless the
+    client has gone whole, its end of stdout closed too (`out_fd` then polls as an error): no
+    answer can reach it, so the wait ends and `gone` is set (the server interrupts the calls)."""
 
-    def __init__(self, stdin: Any, stdout: Any, drain_seconds: float = 0.0) -> None:
+    def __init__(
+        self, stdin: Any, stdout: Any, drain_seconds: float = 0.0, out_fd: int | None = None
+    ) -> None:
         self._stdin = stdin
         self._stdout = stdout
         self._lock = anyio.Lock()
         self.drain_seconds = drain_seconds
         self._pending: set[str] = set()  # the ids of requests passed on and not yet answered
         self._answered = anyio.Event()
+        self._out_fd = out_fd
+        self.gone = anyio.Event()
 
     async def write(self, text: str) -> None:
         async with self._lock:
@@ -248,8 +258,21 @@ class Wire:
                     await self._stdout.flush()
         with anyio.move_on_after(self.drain_seconds):
             while self._pending:
-                await self._answered.wait()
-                self._answered = anyio.Event()
+                if self._reader_gone():
+                    self.gone.set()
+                    return
+                with anyio.move_on_after(_GONE_POLL_SECONDS):
+                    await self._answered.wait()
+                    self._answered = anyio.Event()
+
+    def _reader_gone(self) -> bool:
+        """Whether the client's end of stdout is closed: a pipe whose reader has gone polls as an
+        error (POLLERR), never only as writable."""
+        if self._out_fd is None or not hasattr(select, "poll"):
+            return False
+        poller = select.poll()
+        poller.register(self._out_fd, select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
     def _track(self, message: Any) -> None:
         if not isinstance(message, dict):
@@ -282,7 +305,7 @@ def claimed_stdio(drain_seconds: float = 0.0) -> Iterator[Wire]:
     )
     writer = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
     try:
-        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer), drain_seconds)
+        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer), drain_seconds, wire_out)
     finally:
         with suppress(OSError):  # the client has gone: nothing left to say
             writer.flush()

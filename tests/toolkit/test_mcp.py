@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -659,6 +661,104 @@ def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -
     server.stdin.close()
     assert server.stderr is not None
     assert (server.wait(timeout=60), server.stderr.read().decode()) == (0, "")
+
+
+def test_a_call_made_before_the_client_closes_its_stdin_is_answered(tmp_path: Path) -> None:
+    """A client may close its stdin as soon as it has written: what it asked is still answered on
+    stdout, which it still reads."""
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    call = {"name": "agentic_to_do__add", "arguments": {"title": "written, then the pipe closed"}}
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        server.stdin.write((json.dumps(message) + "\n").encode())
+    server.stdin.close()
+    answers = [json.loads(line) for line in server.stdout]
+    assert server.wait(timeout=60) == 0
+    [answer] = [answer for answer in answers if answer.get("id") == 2]
+    assert answer["result"]["structuredContent"]["item"]["title"] == "written, then the pipe closed"
+
+
+@pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
+def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
+    tmp_path: Path, cold: bool
+) -> None:
+    """Found by an outside review: a client killed while a call ran left the server, and the
+    call's app, running until the call's timeout. Its end of stdout closed too, no answer can
+    reach it: the call is interrupted as a cancelled one is, and the server ends. (A client that
+    closes only its stdin is still answered:
+    test_a_call_made_before_the_client_closes_its_stdin_is_answered.)"""
+    package = tmp_path / "hangs"
+    shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+    script = package / "app" / "cli.py"
+    # describe answers (the package is served); list says it started, then never answers.
+    text = script.read_text().replace("time.sleep(3600)  # never answers\n", "")
+    listing = '    if command == "list":\n        open("started", "w").close()\n        time.sleep(3600)\n'
+    script.write_text(text.replace('    if command == "list":\n', listing))
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "agentapps"),
+            "mcp",
+            "--approve",
+            "--timeout",
+            "600",
+            *(["--cold"] if cold else []),
+            str(package),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path / "state")},
+    )
+    assert server.stdin is not None
+    assert server.stdout is not None
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    call = {"name": "hangs__list", "arguments": {}}
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        server.stdin.write((json.dumps(message) + "\n").encode())
+        server.stdin.flush()
+    assert json.loads(server.stdout.readline())["id"] == 1
+
+    def running() -> set[int]:
+        """The processes working in the package's folder (the call's app, and a warm process)."""
+        found = set()
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError):
+                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(package):
+                    found.add(int(entry.name))
+        return found - {server.pid}
+
+    deadline = time.monotonic() + 60
+    while not (package / "started").exists():
+        assert time.monotonic() < deadline, "the call started"
+        time.sleep(0.05)
+    apps = running()
+    server.stdout.close()  # the client is gone whole: both its ends closed
+    server.stdin.close()
+    try:
+        status = server.wait(timeout=60)  # not the call's 600 s
+    finally:
+        server.kill()
+    assert status == 0
+    deadline = time.monotonic() + 60
+    while apps & running():
+        assert time.monotonic() < deadline, apps & running()
+        time.sleep(0.05)
 
 
 @pytest.mark.parametrize(
