@@ -637,55 +637,54 @@ def test_start_up_is_bounded_by_the_timeout_however_many_describes_hang(
     assert [f"{roots / f'hangs-{number}'} {late}" in logged for number in range(32)] == [True] * 32
 
 
+HELLO = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+
+
+class PipedServer:
+    """`agentapps mcp ARGS` as a client starts it, spoken to line by line over its pipes."""
+
+    def __init__(self, args: list[str], state_dir: Path) -> None:
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).parent / "agentapps"), "mcp", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "AGENTIC_STATE_DIR": str(state_dir)},
+        )
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        assert self.process.stderr is not None
+        self.stdin, self.stdout, self.stderr = self.process.stdin, self.process.stdout, self.process.stderr
+
+    def send(self, *messages: dict[str, Any]) -> None:
+        self.stdin.write("".join(json.dumps(message) + "\n" for message in messages).encode())
+        self.stdin.flush()
+
+    def initialize(self) -> None:
+        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": HELLO})
+        assert json.loads(self.stdout.readline())["id"] == 1
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
 def test_a_client_that_closes_the_pipe_ends_the_server_quietly(tmp_path: Path) -> None:
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
-    )
-    assert server.stdin is not None
-    assert server.stdout is not None
-    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-    messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
-    server.stdin.write((json.dumps(messages[0]) + "\n").encode())
-    server.stdin.flush()
-    assert json.loads(server.stdout.readline())["id"] == 1
+    server = PipedServer([str(SUITE / "agentic-to-do")], tmp_path)
+    server.initialize()
     server.stdout.close()  # the client goes away without a word
-    server.stdin.write("".join(json.dumps(message) + "\n" for message in messages[1:]).encode())
+    server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
     server.stdin.close()
-    assert server.stderr is not None
-    assert (server.wait(timeout=60), server.stderr.read().decode()) == (0, "")
+    assert (server.process.wait(timeout=60), server.stderr.read().decode()) == (0, "")
 
 
 def test_a_call_made_before_the_client_closes_its_stdin_is_answered(tmp_path: Path) -> None:
     """A client may close its stdin as soon as it has written: what it asked is still answered on
     stdout, which it still reads."""
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "agentapps"), "mcp", str(SUITE / "agentic-to-do")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path)},
-    )
-    assert server.stdin is not None
-    assert server.stdout is not None
-    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    server = PipedServer([str(SUITE / "agentic-to-do")], tmp_path)
+    server.initialize()
     call = {"name": "agentic_to_do__add", "arguments": {"title": "written, then the pipe closed"}}
-    for message in (
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
-    ):
-        server.stdin.write((json.dumps(message) + "\n").encode())
+    server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
     server.stdin.close()
     answers = [json.loads(line) for line in server.stdout]
-    assert server.wait(timeout=60) == 0
+    assert server.process.wait(timeout=60) == 0
     [answer] = [answer for answer in answers if answer.get("id") == 2]
     assert answer["result"]["structuredContent"]["item"]["title"] == "written, then the pipe closed"
 
@@ -706,33 +705,18 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
     text = script.read_text().replace("time.sleep(3600)  # never answers\n", "")
     listing = '    if command == "list":\n        open("started", "w").close()\n        time.sleep(3600)\n'
     script.write_text(text.replace('    if command == "list":\n', listing))
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "agentapps"),
-            "mcp",
-            "--approve",
-            "--timeout",
-            "600",
-            *(["--cold"] if cold else []),
-            str(package),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path / "state")},
+    server = PipedServer(
+        ["--approve", "--timeout", "600", *(["--cold"] if cold else []), str(package)], tmp_path / "state"
     )
-    assert server.stdin is not None
-    assert server.stdout is not None
-    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-    call = {"name": "hangs__list", "arguments": {}}
-    for message in (
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
-    ):
-        server.stdin.write((json.dumps(message) + "\n").encode())
-        server.stdin.flush()
-    assert json.loads(server.stdout.readline())["id"] == 1
+    server.initialize()
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "hangs__list", "arguments": {}},
+        }
+    )
 
     def running() -> set[int]:
         """The processes working in the package's folder (the call's app, and a warm process)."""
@@ -741,7 +725,7 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
             with contextlib.suppress(OSError):
                 if entry.name.isdigit() and os.readlink(entry / "cwd") == str(package):
                     found.add(int(entry.name))
-        return found - {server.pid}
+        return found - {server.process.pid}
 
     deadline = time.monotonic() + 60
     while not (package / "started").exists():
@@ -751,9 +735,9 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
     server.stdout.close()  # the client is gone whole: both its ends closed
     server.stdin.close()
     try:
-        status = server.wait(timeout=60)  # not the call's 600 s
+        status = server.process.wait(timeout=60)  # not the call's 600 s
     finally:
-        server.kill()
+        server.process.kill()
     assert status == 0
     deadline = time.monotonic() + 60
     while apps & running():
