@@ -191,6 +191,9 @@ def test_a_folder_in_agentapps_trusted_needs_no_approval(
         ["--timeout", "nan"],
         ["--timeout", "1e308"],
         ["--timeout", "0"],
+        ["--timeout", "1_0"],  # found by an outside review: ran as 10
+        ["--timeout", "1e1"],
+        ["--timeout", " 30"],
         ["--max-output", "0"],
         ["--max-output", "1e10"],
         ["--max-output", "10.0"],
