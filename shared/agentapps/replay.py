@@ -82,8 +82,9 @@ class ScenarioReport:
 
     def summary(self) -> str:
         """One readable paragraph: what failed, where, and why."""
-        if self.problem is not None:
-            return f"{self.path}: {self.problem}"
+        if self.problem is not None:  # named once, where the problem names it already
+            said = self.problem
+            return said if said.startswith(f"{self.path}: ") else f"{self.path}: {said}"
         if self.failure is None:
             return f"{self.path}: passed ({self.steps} steps)"
         lines = [f"{self.path}, step {self.failure.step} of {self.steps}: {shlex.join(self.failure.args)}"]

@@ -240,6 +240,7 @@ def test_missing_paths_and_packages_are_reported(
     assert result.envelope["error"]["details"]["items"][0]["problem"] == (
         f"{path}: no package 'agentic-to-do' found in any folder above the scenario."
     )
+    assert result.envelope["error"]["message"].count(str(path)) == 1  # an outside review: it was twice
 
 
 def test_subset_matching_allows_more_keys_but_not_more_elements() -> None:
