@@ -203,9 +203,12 @@ def package_folder(given: Path) -> Path:
 def load_package(path: Path) -> Package:
     path = package_folder(path)
     if not os.path.lexists(path / "APP.md"):
+        # A path is told as a path (found by an outside review: `/nonexistent` was "no slug").
+        what = "it has no APP.md" if path.is_dir() else "there is no such folder"
+        slug = "" if os.sep in str(path) else ", and no package listed by `catalog` has that slug"
         raise AppError(
             ErrorCode.NOT_FOUND,
-            f"No package at {path}: it has no APP.md, and no package listed by `catalog` has that slug.",
+            f"No package at {path}: {what}{slug}.",
             "Run `agentapps catalog` to find packages; give a package's folder or its slug.",
         )
     resolved = path.resolve()

@@ -501,3 +501,22 @@ def test_check_fails_an_entry_script_that_is_not_a_file_of_the_package(
         assert errors[0]["rule"] == rule, errors  # said before anything runs
         assert errors[0]["message"].startswith(said), errors[0]
         assert {finding["rule"] for finding in errors} <= {rule, "entry.runs"}, errors  # and its runs fail
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("nowhere-slug", "there is no such folder, and no package listed by `catalog` has that slug."),
+        ("{tmp}/nowhere", "there is no such folder."),
+        ("{tmp}", "it has no APP.md."),
+    ],
+    ids=["a-word", "a-missing-path", "a-folder-without-app-md"],
+)
+def test_run_names_what_is_missing_where_no_package_is(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, given: str, said: str
+) -> None:
+    """Found by an outside review: `run /nonexistent` spoke of a slug, though a path was given."""
+    path = given.format(tmp=tmp_path)
+    refused = agentapps("run", path, "--", "list")
+    assert (refused.exit_status, refused.error_code) == (4, "NOT_FOUND")
+    assert refused.envelope["error"]["message"] == f"No package at {path}: {said}"
