@@ -8,6 +8,8 @@ its empty lock file, but never a state file.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from agentapps.harness import AppRunner
@@ -54,3 +56,30 @@ def test_reads_of_an_empty_state_create_nothing(app: AppRunner, facts: AppFacts)
     assert app.run(*facts.read).envelope["count"] == 0
     assert app.run("get", facts.first_id).error_code == "NOT_FOUND"
     assert not app.state_dir.exists()
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["\u200b", "\ufeff", "\u2800", "\u115f", "\u3164", "\u00ad", "\u0301", "\u200b\u2060 \u200d"],
+    ids=[
+        "zero-width-space",
+        "byte-order-mark",
+        "braille-blank",
+        "hangul-filler",
+        "hangul-filler-2",
+        "soft-hyphen",
+        "lone-combining-accent",
+        "several",
+    ],
+)
+@pytest.mark.parametrize("package", ["agentic-to-do", "agentic-notes"])
+def test_a_title_of_invisible_characters_alone_is_empty(app_runner: Any, package: str, title: str) -> None:
+    """Found by an outside review: such a title passed as not empty; one that shows anything
+    beside them is kept as given."""
+    app: AppRunner = app_runner(package)
+    refused = app.run("add", title)
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR")
+    assert refused.envelope["error"]["message"] == "title must not be empty."
+    assert "invisible" in refused.envelope["error"]["hint"]
+    assert not app.state_dir.exists()
+    assert app.run("add", f"a{title}").item["title"] == f"a{title}".strip()

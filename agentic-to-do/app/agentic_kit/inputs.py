@@ -58,12 +58,38 @@ def check_text(
         raise validation_error(
             f"{field} must not be empty.", f"Give a {field} with at least one character that is not a space."
         )
+    if required and not _shows_something(value):
+        raise validation_error(
+            f"{field} must not be empty.",
+            f"Give a {field} with at least one character that shows: zero-width and other invisible "
+            "characters alone are empty.",
+        )
     if len(value) > max_chars:
         raise validation_error(
             f"{field} is {len(value)} characters; the limit is {max_chars}.",
             f"Shorten {field}.",
         )
     return value
+
+
+# Categories of characters that show nothing of their own: separators, controls, format characters
+# (zero-width, byte-order mark), surrogates, unassigned, and marks that only combine with another.
+_SHOWS_NOTHING = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Cn", "Mn", "Me"})
+# Letters that show nothing: the Hangul fillers and the blank Braille pattern.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _shows_something(value: str) -> bool:
+    """Whether a character of the value shows: found by an outside review, a title of a zero-width
+    space (U+200B), a byte-order mark or a Hangul filler alone passed as not empty."""
+    if any(character.isascii() and character.isprintable() and character != " " for character in value):
+        return True  # the common case, without unicodedata
+    import unicodedata
+
+    return any(
+        unicodedata.category(character) not in _SHOWS_NOTHING and character not in _BLANK_LETTERS
+        for character in value
+    )
 
 
 def check_due(option: str, value: str) -> str:
