@@ -13,6 +13,7 @@ output, whatever the process does.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import selectors
 import signal
@@ -27,6 +28,9 @@ from typing import IO, Protocol
 # How long output may keep arriving after the entry process exited (from children holding its
 # pipes); everything the entry process itself wrote is already in the pipe when it exits.
 EXIT_GRACE = 0.5
+# How long an interrupted call's group has to end (or to finish the commit it has begun) before
+# it is killed.
+INTERRUPT_GRACE = 5.0
 # How often the entry process is polled while its pipes stay open.
 _POLL = 0.05
 _CHUNK = 64 * 1024
@@ -138,10 +142,13 @@ def ends_with_this_process(child: Child) -> Iterator[None]:
         for each in taken:
             signal.signal(each, signal.SIG_DFL)
         child.interrupt_group()
-        try:
+        # The whole grace, then SIGKILL to what is left: the entry process may be a shell that
+        # ends at once while what it started ignores SIGTERM (found by an outside review).
+        ends = time.monotonic() + EXIT_GRACE
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(EXIT_GRACE)
-        except subprocess.TimeoutExpired:
-            child.kill_group()
+        time.sleep(max(ends - time.monotonic(), 0))
+        child.kill_group()
         raise Interrupted(number)
 
     for number in taken:
@@ -239,15 +246,20 @@ def collect(
             stdin_pipe.close()
         exited_at: float | None = None
         over_cap: str | None = None
-        interrupted = False
+        interrupted_at: float | None = None
         while selector.get_map() and over_cap is None:
-            if interrupt is not None and interrupt.is_set() and not interrupted and exited_at is None:
+            if interrupt is not None and interrupt.is_set() and interrupted_at is None and exited_at is None:
                 child.interrupt_group()
-                interrupted = True
+                interrupted_at = time.monotonic()
             now = time.monotonic()
             if exited_at is None and child.poll() is not None:
                 exited_at = now
             limit = deadline if exited_at is None else exited_at + EXIT_GRACE
+            if exited_at is None and interrupted_at is not None and now >= interrupted_at + INTERRUPT_GRACE:
+                # Found by an outside review: an app that ignores SIGTERM held a cancelled call,
+                # and a server whose client had gone, until the call's timeout.
+                child.kill_group()
+                interrupted_at = math.inf  # killed: collected as any ended call is
             if now >= limit:
                 break
             for key, _ in selector.select(min(limit - now, _POLL)):

@@ -21,10 +21,11 @@ control socket closes; an idle pair ends with it.
 A call's code may ask for work done ahead of the next calls, through the one module its child
 has that a cold process lacks, `agentapps_warm` (`when_idle`): a hook that a module this process
 holds names in its WARM_HOOKS (the kit's store: parse the state file the call read). This process
-keeps the last few asks and never runs them itself, so no call ever waits on them here: each
-call's child, forked ahead, runs them while it waits for its call, so that it holds the result
-when the call comes (the kit's store takes that parse only while the file holds the very bytes
-parsed). Code finds the module in sys.modules, never imports it; a cold run has none.
+never runs them itself, so no call ever waits on them here: a spare call child, forked ahead,
+runs what the last two calls both asked for (a steady state file), and only until its call comes,
+so that it holds the result when the call comes (the kit's store takes that parse only while the
+file holds the very bytes parsed). Code finds the module in sys.modules, never imports it; a cold
+run has none.
 
 What a call imports that this process does not hold (a library's own lazy import, made as a
 command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
@@ -182,15 +183,24 @@ def _warm_module() -> types.ModuleType:
     return module
 
 
-_ASKS_KEPT = 4  # the asks of the last calls a spare child runs, the latest last
+def steady_asks(recent: list[tuple[tuple[str, ...], ...]]) -> tuple[tuple[str, ...], ...]:
+    """What the last two calls that asked for anything both asked for: the work a spare does ahead.
+    Only these (found by an outside review: a child that parsed the files of the last few calls,
+    each another state folder's, made its own call wait on parses it did not need, past its
+    timeout where a cold call answered)."""
+    if len(recent) < 2:
+        return ()
+    return tuple(ask for ask in recent[-1] if ask in recent[-2])
 
 
-def run_hooks(asked: tuple[tuple[str, ...], ...]) -> None:
-    """Call what the last calls asked for (`when_idle`), in a call's child before its call comes:
-    each a hook that a module the child holds names in its WARM_HOOKS (a module it lacks is not
-    imported for it). A hook that fails is ignored: the call meets whatever it met, as it would
-    without the hook."""
+def run_hooks(asked: tuple[tuple[str, ...], ...], handover: socket.socket) -> None:
+    """Call what the last calls asked for (`when_idle`), in a spare call's child before its call
+    comes, and only while none has come (`handover` is readable once one has): each a hook that
+    a module the child holds names in its WARM_HOOKS (a module it lacks is not imported for it).
+    A hook that fails is ignored: the call meets whatever it met, as it would without the hook."""
     for module_name, hook, *args in asked:
+        if select.select([handover], [], [], 0)[0]:
+            return  # the call has come: it does its own work, as without the hooks
         hooks = getattr(sys.modules.get(module_name), "WARM_HOOKS", None)
         function = hooks.get(hook) if isinstance(hooks, dict) else None
         if not callable(function):
@@ -369,9 +379,9 @@ def serve(
     known = frozenset(sys.modules)  # what a call's child is forked with
     reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
     tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
-    asked: dict[tuple[str, ...], None] = {}  # what the last calls asked for (when_idle), latest last
+    recent: list[tuple[tuple[str, ...], ...]] = []  # what the last two calls that asked asked for
 
-    def fork_pair() -> _Pair:
+    def fork_pair(ahead: bool) -> _Pair:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         report = mmap.mmap(-1, _REPORT_SIZE)
         pid = os.fork()
@@ -395,7 +405,7 @@ def serve(
                 held,
                 known,
                 report,
-                tuple(asked),
+                steady_asks(recent) if ahead else (),  # a pair forked for a call that waits: none
             )
             relay(theirs, start)
         theirs.close()
@@ -418,7 +428,7 @@ def serve(
                 spare = None
             continue
         if not events and spare is None and not relays:
-            spare = fork_pair()
+            spare = fork_pair(ahead=True)
             continue
         for descriptor, _ in events:
             if descriptor != control.fileno():
@@ -433,11 +443,8 @@ def serve(
                     imported, asks = _read_report(pair.report)
                     news = [(name, origin) for name, origin in imported if name not in known]
                     reported.update((name, origin) for name, origin in news if name not in tried)
-                    for ask in asks:  # the latest last; the oldest dropped past _ASKS_KEPT
-                        asked.pop(ask, None)
-                        asked[ask] = None
-                    while len(asked) > _ASKS_KEPT:
-                        del asked[next(iter(asked))]
+                    if asks:
+                        recent = [*recent[-1:], tuple(asks)]
                 pair.report.close()
                 continue
             try:
@@ -457,7 +464,7 @@ def serve(
             # The spare if it still waits (a relay killed meanwhile refuses the descriptors; it is
             # reaped once its pidfd says it ended), else a pair forked now.
             if spare is None or not _hand(spare, fds):
-                _hand(fork_pair(), fds)
+                _hand(fork_pair(ahead=False), fds)
             spare = None
             # The call is the relay's now: this process keeps nothing of it, so its own death
             # (killed between or during calls) cannot end a call that has started, nor hide how
@@ -631,7 +638,7 @@ def child(
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for generator in list(unseeded):  # random's own is reseeded at fork by random itself
             generator.seed()
-        run_hooks(asked)
+        run_hooks(asked, handover)
         _, fds = _receive(handover)
         handover.close()
     except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so

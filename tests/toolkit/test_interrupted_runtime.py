@@ -45,13 +45,26 @@ def until(condition: Callable[[], object], what: str) -> None:
         time.sleep(0.05)
 
 
+# An app that ignores the signals and leaves a child that does too: found by an outside review,
+# they outlived the runtime, which waited only for the shell that started them.
+DEAF = """import os, signal, time
+for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(number, signal.SIG_IGN)
+os.fork()
+"""
+
+
+@pytest.mark.parametrize("deaf", [False, True], ids=["ends-on-sigterm", "ignores-it-and-forks"])
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda n: n.name)
 @pytest.mark.parametrize("command", ["run", "check"])
 def test_a_signal_to_agentapps_ends_the_app_it_runs_then_agentapps(
-    tmp_path: Path, command: str, number: signal.Signals
+    tmp_path: Path, command: str, number: signal.Signals, deaf: bool
 ) -> None:
     package = tmp_path / "hangs"
     shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+    if deaf:
+        script = package / "app" / "cli.py"
+        script.write_text(script.read_text().replace("time.sleep(3600)", DEAF + "time.sleep(3600)"))
     temp = tmp_path / "temp"
     temp.mkdir()
     args = [AGENTAPPS, command, str(package), "--approve", "--timeout", "600"]

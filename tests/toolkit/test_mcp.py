@@ -689,9 +689,10 @@ def test_a_call_made_before_the_client_closes_its_stdin_is_answered(tmp_path: Pa
     assert answer["result"]["structuredContent"]["item"]["title"] == "written, then the pipe closed"
 
 
+@pytest.mark.parametrize("deaf", [False, True], ids=["ends-on-sigterm", "ignores-sigterm"])
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
 def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
-    tmp_path: Path, cold: bool
+    tmp_path: Path, cold: bool, deaf: bool
 ) -> None:
     """Found by an outside review: a client killed while a call ran left the server, and the
     call's app, running until the call's timeout. Its end of stdout closed too, no answer can
@@ -703,7 +704,14 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
     script = package / "app" / "cli.py"
     # describe answers (the package is served); list says it started, then never answers.
     text = script.read_text().replace("time.sleep(3600)  # never answers\n", "")
-    listing = '    if command == "list":\n        open("started", "w").close()\n        time.sleep(3600)\n'
+    deafness = (
+        "        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" if deaf else ""
+    )  # killed after a grace
+    listing = (
+        '    if command == "list":\n        import signal\n'
+        + deafness
+        + '        open("started", "w").close()\n        time.sleep(3600)\n'
+    )
     script.write_text(text.replace('    if command == "list":\n', listing))
     server = PipedServer(
         ["--approve", "--timeout", "600", *(["--cold"] if cold else []), str(package)], tmp_path / "state"

@@ -995,6 +995,13 @@ def test_a_call_asks_the_next_calls_children_for_a_hook_they_run_before_their_ca
     assert calls[2]["pid"] in ran_in  # the third call's child, before its call
     assert calls[0]["pid"] not in ran_in  # nothing was asked before the first call
     assert warm_process(package.root) not in ran_in
+    # Only what the last two calls both asked for is done ahead: calls that each ask for another
+    # file (another state folder each) have nothing done ahead for them.
+    others = [tmp_path / f"other-{number}.txt" for number in range(3)]
+    for other in others:
+        assert invoke(package, [str(other)], warm=warm).document["warm"] is True
+        time.sleep(0.5)
+    assert [other.exists() for other in others] == [False, False, False]
 
 
 def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
