@@ -81,7 +81,6 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 import time
@@ -109,6 +108,7 @@ from .manifest import (
 )
 from .output import Invocation
 from .package import Package, build, metaschema_problem, read_json_file
+from .process import TimedOut, run_bounded
 from .runtime import RunOptions, RunTimedOut, invoke
 from .snapshot import folder_snapshot
 from .sync import KIT_FOLDER, kit_copy_problems
@@ -490,18 +490,22 @@ class _Probe:
         if not (root / KIT_FOLDER).is_dir() or self.deadline <= time.monotonic():
             return
         try:
-            done = subprocess.run(
+            # Bounded as a run of the package is, in a session of its own, ended first if check
+            # is interrupted (found by an outside review: a plain child outlived check, its copy
+            # left behind).
+            done = run_bounded(
                 [sys.executable, "-c", STALE_SCHEMAS, str(root)],
                 cwd=root,
                 env=self.env,
-                capture_output=True,
-                text=True,
+                stdin=b"",
                 timeout=min(self.options.timeout, self.deadline - time.monotonic()),
+                max_output=self.options.max_output,
             )
-            stale = json.loads((done.stdout.strip().splitlines() or ["null"])[-1])
-        except (OSError, subprocess.TimeoutExpired, ValueError):
+            lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+            stale = json.loads((lines or ["null"])[-1])
+        except (OSError, TimedOut, ValueError):
             return
-        if done.returncode != 0 or not isinstance(stale, list):
+        if done.exit_status != 0 or not isinstance(stale, list):
             return
         for path in stale:
             self.report.warning(

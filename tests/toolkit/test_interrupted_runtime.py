@@ -16,24 +16,25 @@ from pathlib import Path
 
 import pytest
 
-from tests.toolkit.conftest import FIXTURES
+from tests.toolkit.conftest import FIXTURES, SUITE
 
 AGENTAPPS = str(Path(sys.executable).parent / "agentapps")
 WAIT = 60.0  # seconds for a process to start or end on a loaded machine; the app itself never ends
 
 
-def apps_running_under(folder: Path) -> set[int]:
-    """The pids of the fixture's entry processes whose working folder is under `folder`."""
+def apps_running_under(folder: Path, command: bytes = b"app/cli.py") -> set[int]:
+    """The pids of the processes whose command line holds `command` (the fixture's entry, by
+    default) and whose working folder is under `folder`."""
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            command = (entry / "cmdline").read_bytes()
+            line = (entry / "cmdline").read_bytes()
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if b"app/cli.py" in command and cwd.startswith(str(folder) + os.sep):
+        if command in line and cwd.startswith(str(folder) + os.sep):
             found.add(int(entry.name))
     return found
 
@@ -85,3 +86,41 @@ def test_a_signal_to_agentapps_ends_the_app_it_runs_then_agentapps(
     assert (started.returncode, stdout, stderr) == (-number, b"", b"")  # as it would end at once
     until(lambda: not (apps & apps_running_under(tmp_path)), "the app ended")
     assert list(temp.iterdir()) == []  # check's temporary copy is removed
+
+
+def test_check_interrupted_while_it_reads_the_schemas_an_app_would_write_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    """Found by an outside review: check's own child that imports the package (to tell stale
+    schemas) was a plain child of check, outside the bound: interrupted then, check left its copy
+    and that child running. Here the package's modules take long to import in that child only."""
+    package = tmp_path / "agentic-to-do"
+    shutil.copytree(SUITE / "agentic-to-do", package, ignore=shutil.ignore_patterns("__pycache__", "state"))
+    modules = package / "app" / "todo" / "__init__.py"
+    slow = (
+        "import sys, time\n"
+        "if sys.argv[:1] == ['-c']:\n"
+        "    open('importing', 'w').close()\n"
+        "    time.sleep(600)\n"
+    )
+    modules.write_text(slow + modules.read_text())
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    started = subprocess.Popen(
+        [AGENTAPPS, "check", str(package), "--approve", "--timeout", "600"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    try:
+        until(lambda: any(temp.rglob("importing")), "the child importing the package")
+        helpers = apps_running_under(temp, b"agentapps.sync")
+        assert helpers
+        started.send_signal(signal.SIGTERM)
+        stdout, stderr = started.communicate(timeout=WAIT)
+    finally:
+        started.kill()
+        started.wait()
+    assert (started.returncode, stdout, stderr) == (-signal.SIGTERM, b"", b"")
+    until(lambda: not (helpers & apps_running_under(temp, b"agentapps.sync")), "the child ended")
+    assert list(temp.iterdir()) == []
