@@ -144,10 +144,7 @@ def ends_with_this_process(child: Child) -> Iterator[None]:
         child.interrupt_group()
         # The whole grace, then SIGKILL to what is left: the entry process may be a shell that
         # ends at once while what it started ignores SIGTERM (found by an outside review).
-        ends = time.monotonic() + EXIT_GRACE
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            child.wait(EXIT_GRACE)
-        time.sleep(max(ends - time.monotonic(), 0))
+        time.sleep(EXIT_GRACE)
         child.kill_group()
         raise Interrupted(number)
 

@@ -250,8 +250,8 @@ class StateStore(Generic[StateT]):
             yield state
             updated = self._serialise(state)
             # No file, and nothing in the state to keep (a purge of none): none is made either.
-            unchanged = original is None and updated == self._serialise(self._empty())
-            if not unchanged and not _is_file_of(updated, original):
+            nothing_to_make = original is None and updated == self._serialise(self._empty())
+            if not nothing_to_make and not _is_file_of(updated, original):
                 # Only a changed state is checked again: one that serialises to the bytes it was
                 # read from holds the values whose invariants the read has just checked.
                 problem = next(state.problems(), None)
@@ -470,7 +470,8 @@ def _model_name(model: type[VersionedState]) -> str:
 
 
 def _take_parsed(target: Path, model: type[StateT], raw: bytes) -> StateT | None:
-    """The state the warm process parsed from these very bytes of this file, else None."""
+    """The state this process parsed ahead (keep_parsed) from these very bytes of this file, else
+    None."""
     held = _PARSED.pop((str(target), _model_name(model)), None)
     if held is None or type(held[1]) is not model or held[0] != raw:
         return None
