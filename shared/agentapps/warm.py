@@ -7,14 +7,14 @@ AGENTIC_* settings. It is started exactly as a cold call starts: from the packag
 the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
 imports what the script imports (and what the package's own modules import, lazily too), then
 serves each call with a child of its own: a relay (the call's shell, in effect) that forks the
-child and waits for it, the pair forked while the warm process is idle, ahead of the call it will
-serve. What modules its calls import beyond its own, the warm process imports between calls.
-The child leads a session of its own, takes the call's stdin, stdout and stderr (passed as
-descriptors over a Unix socket, so the bytes are the app's own), its arguments and AGENTIC_*
-settings, a cold process's signal state, and runs the script as `__main__` (of a script with a
-main guard, only the guarded statements: the warm process has run its body, the app and its
-commands, once). Whatever the child does — crash, os._exit, leak a handle, change a global —
-dies with it.
+child and waits for it, the pair forked ahead of the call it will serve (as soon as the call
+before it was handed over). What modules its calls import beyond its own, the warm process
+imports between calls. The child leads a session of its own, takes the call's stdin, stdout and
+stderr (passed as descriptors over a Unix socket, so the bytes are the app's own), its arguments
+and AGENTIC_* settings, a cold process's signal state, and runs the script as `__main__` (of a
+script with a main guard, only the guarded statements: the warm process has run its body, the
+app and its commands, once). Whatever the child does — crash, os._exit, leak a handle, change a
+global — dies with it.
 
 The call is bounded by process.collect, the very code that bounds a cold call: the same timeout
 for the whole call (the wait for a warm process to start included), the same output cap, the

@@ -1004,6 +1004,56 @@ def test_a_call_asks_the_next_calls_children_for_a_hook_they_run_before_their_ca
     assert [other.exists() for other in others] == [False, False, False]
 
 
+def test_the_next_calls_child_is_forked_and_does_its_work_ahead_while_a_call_runs(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Calls one after another each find a child ready: the spare is forked as soon as a call is
+    handed over, and runs what the last two calls asked for while that call still runs (it was
+    forked only once no call ran: a call that followed another at once forked its own child and
+    did all its work itself). The child that did the work is the one the next call runs in."""
+    notes, release = tmp_path / "notes.txt", tmp_path / "release"
+    package = python_package(
+        tmp_path,
+        """
+        import json, os, sys, time
+        import helper
+        warm = sys.modules.get("agentapps_warm")
+        if warm is not None:
+            warm.when_idle("helper", "note", sys.argv[1])
+        while sys.argv[2:3] == ["wait"] and not os.path.exists(sys.argv[3]):
+            time.sleep(0.01)
+        print(json.dumps({"ok": True, "pid": os.getpid()}))
+        """,
+        module="""
+            import os
+            def note(path):
+                with open(path, "a") as file:
+                    file.write(f"{os.getpid()}\\n")
+            WARM_HOOKS = {"note": note}
+            """,
+    )
+    for _ in range(2):  # two calls ask for the same work: the next children do it ahead
+        assert invoke(package, [str(notes)], warm=warm).ok
+        time.sleep(0.5)
+    # The spare forked once the second call had said what it asked for has done it, idle.
+    ready = notes.read_text().split()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        running = pool.submit(invoke, package, [str(notes), "wait", str(release)], warm=warm)
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and len(notes.read_text().split()) == len(ready):
+                assert not running.done()
+                time.sleep(0.02)
+            # One more child has done it since, while the call still waits: the next call's spare.
+            ahead = notes.read_text().split()[len(ready) :]
+            assert len(ahead) == 1, ahead
+            assert not running.done()
+        finally:
+            release.touch()
+        assert running.result(timeout=20).document["pid"] == int(ready[-1])
+    assert invoke(package, [str(notes)], warm=warm).document["pid"] == int(ahead[0])
+
+
 def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
     tmp_path: Path, warm: WarmRuntime
 ) -> None:
