@@ -22,8 +22,9 @@ A call's code may ask for work done ahead of the next calls, through the one mod
 has that a cold process lacks, `agentapps_warm` (`when_idle`): a hook that a module this process
 holds names in its WARM_HOOKS (the kit's store: parse the state file the call read). This process
 never runs them itself, so no call ever waits on them here: a spare call child, forked ahead,
-runs what the last two calls both asked for (a steady state file), and only until its call comes,
-so that it holds the result when the call comes (the kit's store takes that parse only while the
+runs what the last two calls both asked for (a steady state file) once no call runs (and, with a
+core of its own, beside the call before it too), and only until its call comes, so that it holds
+the result when the call comes (the kit's store takes that parse only while the
 file holds the very bytes parsed). Code finds the module in sys.modules, never imports it; a cold
 run has none.
 
@@ -67,6 +68,9 @@ from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 _MAX_FDS = 4
+# Said to a spare forked while a call ran, once no call runs: do the work asked now (before,
+# it would compete with that call for a core, and read the state before that call wrote it).
+_GO = b"G"
 _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
 # What a call's child says it imported: a length, then `name NUL origin` lines (cut at a line).
 _REPORT = struct.Struct("!Q")
@@ -345,16 +349,23 @@ def _imported_names(path: str, package: str | None) -> list[tuple[str, str | Non
 class _Pair:
     """A relay forked ahead of the call it will serve, with its child forked too, both waiting for
     the call's descriptors on `handover` (see `relay`). `report` is where the child says what it
-    imported. `asked` is the work its child does ahead of the call (`run_hooks`)."""
+    imported. `asked` is the work its child does ahead of the call (`run_hooks`), once no call
+    runs (`told`: at once when it was forked with none running, else once told `_GO`)."""
 
     def __init__(
-        self, pid: int, handover: socket.socket, report: mmap.mmap, asked: tuple[tuple[str, ...], ...]
+        self,
+        pid: int,
+        handover: socket.socket,
+        report: mmap.mmap,
+        asked: tuple[tuple[str, ...], ...],
+        told: bool,
     ) -> None:
         self.pid = pid
         self.pidfd = os.pidfd_open(pid)
         self.handover = handover
         self.report = report
         self.asked = asked
+        self.told = told
 
 
 def serve(
@@ -371,13 +382,17 @@ def serve(
     """Serve calls until the control socket closes. Each call is handed to a relay and child
     forked ahead of it (`spare`): the two forks and what the child can set up before it knows its
     call (its session, environment less AGENTIC_*, signals, reseeded generators, the work asked
-    ahead) are off the call's path. One spare at most, forked as soon as the last one is handed
-    its call, while that call runs: a call that follows another at once finds one ready (it was
-    forked only once no call ran, and calls one after another each forked their own and parsed
-    their state themselves: 1.5 times as long at 1,000 items). A call that finds none forks its
-    pair then. A spare is made anew after this process learns modules (the old one would lack
-    them) or when what the last two calls asked for ahead changed, and it ends with this process:
-    its relay waits on a socket whose other end only this process holds."""
+    ahead) are off the call's path. One spare at most. With a second core it is forked as soon as
+    the last one is handed its call, beside that call, so that a call that follows another at once
+    finds one ready (forked only once no call ran, calls one after another each forked their own
+    and parsed their state themselves: 1.6 times as long for a get at 1,000 items); with one core,
+    only once no call runs (forked beside a call, it took its time from that call: 1.5 times as
+    long). A spare forked beside a call does the work asked at once, on its own core, and again
+    once told `_GO` (no call runs any more), on the state as that call left it; one forked with no
+    call running does it at once. A call that finds no spare forks its pair then. A spare is made
+    anew after this process learns modules (the old one would lack them) or when what the last
+    two calls asked for ahead changed, and it ends with this process: its relay waits on a socket
+    whose other end only this process holds."""
     poller = select.poll()
     poller.register(control.fileno(), select.POLLIN)
     relays: dict[int, _Pair] = {}  # pidfd -> a relay, reaped when it ends (the spare's too)
@@ -386,11 +401,15 @@ def serve(
     reported: dict[str, str] = {}  # name -> origin: imported by calls, not yet learnt here
     tried: set[str] = set()  # each is learnt once at most: a failed import is not tried again
     recent: list[tuple[tuple[str, ...], ...]] = []  # what the last two calls that asked asked for
+    # With a second core, the spare is forked beside the call it follows; with one, only once no
+    # call runs (the forks would take their time from the call's own core).
+    alongside = len(os.sched_getaffinity(0)) > 1
 
     def fork_pair(ahead: bool) -> _Pair:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         report = mmap.mmap(-1, _REPORT_SIZE)
         asked = steady_asks(recent) if ahead else ()  # a pair forked for a call that waits: none
+        told = not relays  # no call runs: the work asked is done at once
         pid = os.fork()
         if pid == 0:
             # Only this process's end of `handover` may stay open elsewhere: its close (this
@@ -413,16 +432,19 @@ def serve(
                 known,
                 report,
                 asked,
+                # Beside a call, on a core of its own, it is done at once too (on the state as
+                # it is then) and again once told, on the state as that call left it.
+                told or alongside,
             )
             relay(theirs, start)
         theirs.close()
-        pair = _Pair(pid, ours, report, asked)
+        pair = _Pair(pid, ours, report, asked, told)
         relays[pair.pidfd] = pair
         poller.register(pair.pidfd, select.POLLIN)
         return pair
 
     while True:
-        idle = reported or spare is None
+        idle = reported or (spare is None and (alongside or not relays))
         events = poller.poll(0 if idle else None)
         if not events and reported:
             # Idle: no call waits. Learn what calls imported, so the next ones have it.
@@ -434,7 +456,7 @@ def serve(
                 spare.handover.close()  # it lacks what was just learnt: it ends, and is reaped
                 spare = None
             continue
-        if not events and spare is None:
+        if not events and spare is None and (alongside or not relays):
             spare = fork_pair(ahead=True)
             continue
         for descriptor, _ in events:
@@ -457,6 +479,12 @@ def serve(
                     # to do what the last two calls asked, not what the two before them did.
                     spare.handover.close()
                     spare = None
+                if spare is not None and not spare.told and all(p is spare for p in relays.values()):
+                    # No call runs now: the spare does the work asked, on the state as the calls
+                    # left it (a write's, not the one before it).
+                    spare.told = True
+                    with contextlib.suppress(OSError):  # it died: it is reaped as it ends
+                        spare.handover.send(_GO)
                 pair.report.close()
                 continue
             try:
@@ -559,7 +587,11 @@ def relay(handover: socket.socket, start_child: Callable[[socket.socket], None])
     try:
         os.setsid()
         pid, ours = fork_child()
-        _, fds = _receive(handover)
+        message, fds = _receive(handover)
+        while message == _GO and not fds:  # passed on to the child, which waits for it
+            with contextlib.suppress(OSError):
+                ours.send(_GO)
+            message, fds = _receive(handover)
         handover.close()
         if len(fds) != _MAX_FDS:
             ours.close()
@@ -634,6 +666,7 @@ def child(
     known: frozenset[str],
     report: mmap.mmap,
     asked: tuple[tuple[str, ...], ...],
+    at_once: bool,
     handover: socket.socket,
 ) -> None:
     """The forked child: become a cold process and do what the last calls asked for (what needs
@@ -650,8 +683,12 @@ def child(
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for generator in list(unseeded):  # random's own is reseeded at fork by random itself
             generator.seed()
-        run_hooks(asked, handover)
-        _, fds = _receive(handover)
+        if at_once:
+            run_hooks(asked, handover)
+        message, fds = _receive(handover)
+        while message == _GO and not fds:  # the call before it has ended: the work asked, now
+            run_hooks(asked, handover)
+            message, fds = _receive(handover)
         handover.close()
     except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so
         os._exit(127 if fds else 0)
