@@ -7,8 +7,8 @@ AGENTIC_* settings. It is started exactly as a cold call starts: from the packag
 the same `sh -c`, the same interpreter word (so the same interpreter), the same environment. It
 imports what the script imports (and what the package's own modules import, lazily too), then
 serves each call with a child of its own: a relay (the call's shell, in effect) that forks the
-child and waits for it, the pair forked ahead of the call it will serve (as soon as the call
-before it was handed over). What modules its calls import beyond its own, the warm process
+child and waits for it, the pair forked ahead of the call it will serve (beside the call before
+it, where a second core is free). What modules its calls import beyond its own, the warm process
 imports between calls. The child leads a session of its own, takes the call's stdin, stdout and
 stderr (passed as descriptors over a Unix socket, so the bytes are the app's own), its arguments
 and AGENTIC_* settings, a cold process's signal state, and runs the script as `__main__` (of a

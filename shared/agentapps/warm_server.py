@@ -2,19 +2,19 @@
 
 Started from the package root as `sh -c '<interpreter> "$@"' SLUG warm_server.py SCRIPT FD` — the
 same shell, interpreter word, working folder and environment (less its AGENTIC_* settings) that a
-cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on
-the control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's
-own socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the
-call's socket. Each call is handed to a relay (the four descriptors, this process closing its
-copies at once), forked before the call came, as soon as the call before it was handed over
-(or, if none waits, when it comes), and reaped when it ends (a pidfd). The relay leads a session of its own,
-has forked the call's child already, passes it the descriptors, waits for it and says its exit
-status on the call's socket. The child leads a session of its own and sets up what needs no
-call while it waits; then it says its pid on the call's socket, takes the descriptors as 0, 1
-and 2 and the call's environment, runs SCRIPT as `__main__`, then exits the way the interpreter
-would. The stale check (a module file changed) is made before a call is handed over. So
-a call that has started is nothing of this process's: killed between or during calls, it takes
-no call with it, and the call's status is still said. It holds no lock and nothing of a call
+cold call of `<interpreter> SCRIPT` gets — it imports what SCRIPT imports, says it is ready on the
+control socket FD, then serves calls. Each call arrives on FD as four descriptors (the call's own
+socket, stdin, stdout, stderr); the call's arguments and AGENTIC_* settings follow on the call's
+socket. Each call is handed to a relay (the four descriptors, this process closing its copies at
+once), forked before the call came (beside the call before it where a second core is free, else
+once no call runs; if none waits, when the call comes), and reaped when it ends (a pidfd). The
+relay leads a session of its own, has forked the call's child already, passes it the descriptors,
+waits for it and says its exit status on the call's socket. The child leads a session of its own
+and sets up what needs no call while it waits; then it says its pid on the call's socket, takes the
+descriptors as 0, 1 and 2 and the call's environment, runs SCRIPT as `__main__`, then exits the way
+the interpreter would. The stale check (a module file changed) is made before a call is handed
+over. So a call that has started is nothing of this process's: killed between or during calls, it
+takes no call with it, and the call's status is still said. It holds no lock and nothing of a call
 between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes; an idle pair ends with it.
 
