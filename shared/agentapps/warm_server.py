@@ -18,15 +18,15 @@ takes no call with it, and the call's status is still said. It holds no lock and
 between calls, runs single-threaded (a fork copies only the thread that forks), and ends when the
 control socket closes; an idle pair ends with it.
 
-A call's code may ask for work done ahead of the next calls, through the one module its child
-has that a cold process lacks, `agentapps_warm` (`when_idle`): a hook that a module this process
-holds names in its WARM_HOOKS (the kit's store: parse the state file the call read). This process
-never runs them itself, so no call ever waits on them here: a spare call child, forked ahead,
-runs what the last two calls both asked for (a steady state file) once no call runs (and, with a
-core of its own, beside the call before it too), and only until its call comes, so that it holds
-the result when the call comes (the kit's store takes that parse only while the
-file holds the very bytes parsed). Code finds the module in sys.modules, never imports it; a cold
-run has none.
+A call's code may ask for work done ahead of the next calls, through the one module its child has
+that a cold process lacks, `agentapps_warm` (`when_idle`): a hook that a module this process holds
+names in its WARM_HOOKS (the kit's store: parse the state file the call read). This process never
+runs them itself, so no call ever waits on them here: a spare call child, forked ahead, runs what
+the last two calls both asked for (a steady state file) once no call runs (and, with a core of its
+own, beside the call before it too), and only until its call comes, so that it holds the result
+when the call comes (the kit's store takes that parse only while the file holds the very bytes
+parsed); a call that comes while it works is run by another child, at once. Code finds the module
+in sys.modules, never imports it; a cold run has none.
 
 What a call imports that this process does not hold (a library's own lazy import, made as a
 command runs: typer's adapters, pydantic's TypeAdapter) the child would import anew in every call.
@@ -71,6 +71,9 @@ _MAX_FDS = 4
 # Said to a spare forked while a call ran, once no call runs: do the work asked now (before,
 # it would compete with that call for a core, and read the state before that call wrote it).
 _GO = b"G"
+# Between a spare's child and its relay: may I start a piece of that work (`_BUSY`), yes
+# (`_YES`), done (`_IDLE`). The relay never hands a call to a child at work.
+_BUSY, _YES, _IDLE = b"B", b"Y", b"I"
 _HEADER = struct.Struct("!Q")  # the length of a call's request, before its JSON
 # What a call's child says it imported: a length, then `name NUL origin` lines (cut at a line).
 _REPORT = struct.Struct("!Q")
@@ -172,7 +175,7 @@ _WARM_MODULE = "agentapps_warm"
 def _warm_module() -> types.ModuleType:
     """`agentapps_warm`: what a call's code may ask for ahead of the next calls. `when_idle(module,
     hook, *args)` (strings) asks that the next calls' children each call
-    `module.WARM_HOOKS[hook](*args)` while they wait for their calls (`run_hooks`); the call's
+    `module.WARM_HOOKS[hook](*args)` while they wait for their calls (`wait_for_call`); the call's
     child records the asks, and says them with what it imported."""
     module = types.ModuleType(_WARM_MODULE, "What a warm process's calls may ask it for.")
     asked: list[tuple[str, ...]] = []
@@ -197,22 +200,40 @@ def steady_asks(recent: list[tuple[tuple[str, ...], ...]]) -> tuple[tuple[str, .
     return tuple(ask for ask in recent[-1] if ask in recent[-2])
 
 
-def run_hooks(asked: tuple[tuple[str, ...], ...], handover: socket.socket) -> None:
-    """Call what the last calls asked for (`when_idle`), in a spare call's child before its call
-    comes, and only while none has come (`handover` is readable once one has): each a hook that
-    a module the child holds names in its WARM_HOOKS (a module it lacks is not imported for it).
-    A hook that fails is ignored: the call meets whatever it met, as it would without the hook."""
-    for module_name, hook, *args in asked:
-        if select.select([handover], [], [], 0)[0]:
-            return  # the call has come: it does its own work, as without the hooks
-        hooks = getattr(sys.modules.get(module_name), "WARM_HOOKS", None)
-        function = hooks.get(hook) if isinstance(hooks, dict) else None
-        if not callable(function):
-            continue
-        try:
-            function(*args)
-        except BaseException:  # noqa: BLE001 - the call meets it itself, as without the hook
-            continue
+def wait_for_call(
+    asked: tuple[tuple[str, ...], ...], at_once: bool, handover: socket.socket
+) -> tuple[bytes, list[int]]:
+    """In a spare call's child: wait for the call (what `handover` brings: the call's descriptors,
+    or nothing once the relay is gone), doing what the last calls asked for (`when_idle`) while
+    none has come — at once if `at_once`, and each time `_GO` comes. Each piece is a hook that a
+    module the child holds names in its WARM_HOOKS (a module it lacks is not imported for it),
+    started only once the relay said yes (`_BUSY`, `_YES`): a call that comes while the child
+    works is handed to another child, so no call waits on work it may not need. A hook that
+    fails is ignored: the call meets whatever it met, as it would without the hook."""
+    go = at_once
+    while True:
+        if not go:
+            message, fds = _receive(handover)
+            if message == _GO and not fds:
+                go = True
+                continue
+            return message, fds
+        go = False
+        for module_name, hook, *args in asked:
+            hooks = getattr(sys.modules.get(module_name), "WARM_HOOKS", None)
+            function = hooks.get(hook) if isinstance(hooks, dict) else None
+            if not callable(function):
+                continue
+            handover.send(_BUSY)
+            message, fds = _receive(handover)
+            while message == _GO and not fds:  # the work is asked again once this pass is over
+                go = True
+                message, fds = _receive(handover)
+            if message != _YES or fds:
+                return message, fds  # the call has come: it does its own work
+            with contextlib.suppress(BaseException):  # the call meets it itself, as without it
+                function(*args)
+            handover.send(_IDLE)
 
 
 class HeldScript:
@@ -349,7 +370,7 @@ def _imported_names(path: str, package: str | None) -> list[tuple[str, str | Non
 class _Pair:
     """A relay forked ahead of the call it will serve, with its child forked too, both waiting for
     the call's descriptors on `handover` (see `relay`). `report` is where the child says what it
-    imported. `asked` is the work its child does ahead of the call (`run_hooks`), once no call
+    imported. `asked` is the work its child does ahead of the call (`wait_for_call`), once no call
     runs (`told`: at once when it was forked with none running, else once told `_GO`)."""
 
     def __init__(
@@ -420,22 +441,28 @@ def serve(
                 os.close(other.pidfd)
                 other.handover.close()
                 other.report.close()
-            start = functools.partial(
-                child,
-                script,
-                script_path,
-                environ,
-                handlers,
-                mask,
-                unseeded,
-                held,
-                known,
-                report,
-                asked,
-                # Beside a call, on a core of its own, it is done at once too (on the state as
-                # it is then) and again once told, on the state as that call left it.
-                told or alongside,
-            )
+
+            def start(handover: socket.socket, ahead: bool) -> None:
+                # Beside a call, on a core of its own, the work asked is done at once too (on the
+                # state as it is then) and again once told, on the state as that call left it.
+                # A child forked for a call that came while another worked ahead does none.
+                work = asked if ahead else ()
+                at_once = ahead and (told or alongside)
+                child(
+                    script,
+                    script_path,
+                    environ,
+                    handlers,
+                    mask,
+                    unseeded,
+                    held,
+                    known,
+                    report,
+                    work,
+                    at_once,
+                    handover,
+                )
+
             relay(theirs, start)
         theirs.close()
         pair = _Pair(pid, ours, report, asked, told)
@@ -565,54 +592,95 @@ def _write_report(report: mmap.mmap, known: frozenset[str]) -> None:
     _REPORT.pack_into(report, 0, len(payload))
 
 
-def relay(handover: socket.socket, start_child: Callable[[socket.socket], None]) -> None:
+def relay(handover: socket.socket, start_child: Callable[[socket.socket, bool], None]) -> None:
     """One call's relay, forked by the warm process: in a session of its own (out of the warm
     process's group), it forks the call's child at once, then waits on `handover` for the call's
     four descriptors and passes them on to the child; it waits for the child and says its exit
     status on the call's socket, as the shell of a cold call waits for its command. The child's
     parent is this process, not the warm process, so the status is known however the warm
-    process fares. Given no call (the warm process ended or dropped this pair), it closes the
-    child's socket, which ends the child, and waits for it. Never returns."""
+    process fares. Given no call (the warm process ended or dropped this pair), it ends the
+    child and waits for it. Never returns.
 
-    def fork_child() -> tuple[int, socket.socket]:
+    The child starts each piece of work asked ahead only once this relay has said it may (`_YES`
+    to its `_BUSY`), and says when it is done (`_IDLE`): a call that comes while it works is
+    never made to wait on that work, nor handed to a child that would run it late, past the
+    call's timeout (an outside review: the runtime, still waiting for the child's pid, gave up
+    and the call ran after it). That child is killed, and a new one, doing nothing ahead, takes
+    the call."""
+
+    def fork_child(ahead: bool) -> tuple[int, socket.socket]:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
             handover.close()
             ours.close()
-            start_child(theirs)
+            start_child(theirs, ahead)
         theirs.close()
         return pid, ours
 
+    def end(pid: int) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
     try:
         os.setsid()
-        pid, ours = fork_child()
-        message, fds = _receive(handover)
-        while message == _GO and not fds:  # passed on to the child, which waits for it
-            with contextlib.suppress(OSError):
-                ours.send(_GO)
+        pid, ours = fork_child(True)
+        busy = False  # the child works ahead, as this relay allowed
+        asking = False  # the child asked to, as the call came: what comes is the answer
+        while True:
+            ready, _, _ = select.select([ours, handover], [], [])
+            if ours in ready:  # what the child said first: a call then finds it as it is
+                said = ours.recv(1)
+                if said == _IDLE:
+                    busy = False
+                elif said == _BUSY and select.select([handover], [], [], 0)[0]:
+                    asking = True
+                elif said == _BUSY:
+                    busy = True
+                    with contextlib.suppress(OSError):  # it died: its end is read next
+                        ours.send(_YES)
+                else:  # the child died as it waited (killed): a new one takes the call
+                    ours.close()
+                    os.waitpid(pid, 0)
+                    pid, ours = fork_child(False)
+                    busy = asking = False
+                continue
             message, fds = _receive(handover)
+            if message == _GO and not fds:  # passed on to the child, which waits for it
+                with contextlib.suppress(OSError):
+                    ours.send(_GO)
+                    if asking:
+                        asking, busy = False, True
+                        ours.send(_YES)
+                continue
+            break
         handover.close()
         if len(fds) != _MAX_FDS:
             ours.close()
-            os.waitpid(pid, 0)
+            end(pid)
             os._exit(0)
         call = socket.socket(fileno=fds[0])
+        if busy:  # working ahead: the call does not wait on it
+            ours.close()
+            end(pid)
+            pid, ours = fork_child(False)
         try:
             ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
         except OSError:
             # The child died as it waited (killed): nothing of the call has run; a new one runs it.
             ours.close()
             os.waitpid(pid, 0)
-            pid, ours = fork_child()
+            pid, ours = fork_child(False)
             ours.sendmsg([b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))])
-        finally:
-            ours.close()
         # Like the shell of a cold call, this keeps the call's stderr until the child is over,
         # to say there what signal ended it.
         for fd in fds[1:3]:
             os.close(fd)
         _, status = os.waitpid(pid, 0)
+        # Kept open until then: a child about to ask for work ahead (`_BUSY`) as the call came
+        # would meet a closed socket before it read the call.
+        ours.close()
         _finish(call, fds[3], os.waitstatus_to_exitcode(status), status)
     except BaseException:  # noqa: BLE001 - the runtime sees the call's socket close unanswered
         pass
@@ -683,12 +751,7 @@ def child(
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for generator in list(unseeded):  # random's own is reseeded at fork by random itself
             generator.seed()
-        if at_once:
-            run_hooks(asked, handover)
-        message, fds = _receive(handover)
-        while message == _GO and not fds:  # the call before it has ended: the work asked, now
-            run_hooks(asked, handover)
-            message, fds = _receive(handover)
+        _, fds = wait_for_call(asked, at_once, handover)
         handover.close()
     except BaseException:  # noqa: BLE001 - nothing of a call has run; if it was given, say so
         os._exit(127 if fds else 0)
