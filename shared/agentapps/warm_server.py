@@ -406,7 +406,7 @@ def serve(
     ahead) are off the call's path. One spare at most. With a second core it is forked as soon as
     the last one is handed its call, beside that call, so that a call that follows another at once
     finds one ready (forked only once no call ran, calls one after another each forked their own
-    and parsed their state themselves: 1.6 times as long for a get at 1,000 items); with one core,
+    and parsed their state themselves: 1.3 times as long for a get at 1,000 items); with one core,
     only once no call runs (forked beside a call, it took its time from that call: 1.5 times as
     long). A spare forked beside a call does the work asked at once, on its own core, and again
     once told `_GO` (no call runs any more), on the state as that call left it; one forked with no
