@@ -221,8 +221,8 @@ def test_every_session_caches_bytecode_whatever_the_machine_says(noxfile: Module
 
 def test_sessions_are_made_by_uv_where_the_test_command_installs_it(noxfile: ModuleType) -> None:
     """uv makes each session's virtualenv and installs into it where nox finds it (the README's
-    commands install it beside nox), and the standard venv and pip otherwise; a virtualenv made
-    by uv has no pip, so the test extra, which the install tests need it for, brings one."""
+    commands install it beside nox), and the standard venv and pip otherwise; the test extra
+    brings uv of its own, which the install tests run as this interpreter's module."""
     assert noxfile.nox.options.default_venv_backend == "uv|venv"
     assert all(
         command.startswith("python3 -m pip install --quiet nox uv && ") for command in quick_start_commands()
@@ -230,4 +230,4 @@ def test_sessions_are_made_by_uv_where_the_test_command_installs_it(noxfile: Mod
     test_extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
         "test"
     ]
-    assert "pip" in test_extra
+    assert "uv" in test_extra

@@ -1,18 +1,20 @@
 """The suite installed like any MCP server: a built wheel in a fresh virtual environment, nothing
 of the checkout on the path, `agentapps mcp` started from an empty folder with a private HOME.
 
-Building and installing is slow, so one session-scoped installation serves these tests.
+uv builds the wheel and installs it with its dependencies, as `uvx` (the README's configuration)
+does; the upgrade is made with pip, the other installer docs/install.md names. One
+session-scoped installation serves these tests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
-import venv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,14 +45,22 @@ class Installation:
         return self.venv / "bin" / "agentapps"
 
 
+# uv, from the test extra: run as this interpreter's module, never whichever uv is on PATH.
+UV = [sys.executable, "-m", "uv"]
+
+
 def build_wheel(source: Path, into: Path) -> Path:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(into), str(source)],
-        check=True,
-        capture_output=True,
-    )
+    subprocess.run([*UV, "build", "--quiet", "--wheel", "--out-dir", str(into), str(source)], check=True)
     (wheel,) = into.glob("*.whl")
     return wheel
+
+
+def new_environment(target: Path, *requirements: str) -> None:
+    """A fresh virtualenv at `target` with pip in it (for an upgrade made with pip), and the
+    requirements installed by uv: some 2 s against pip's 20 for the mcp extra's dependencies."""
+    run = functools.partial(subprocess.run, check=True, capture_output=True, cwd=target.parent)
+    run([*UV, "venv", "--quiet", "--seed", "--python", sys.executable, str(target)])
+    run([*UV, "pip", "install", "--quiet", "--python", str(target / "bin" / "python"), *requirements])
 
 
 def pip_install(target: Path, *requirements: str) -> None:
@@ -67,8 +77,7 @@ def installation(tmp_path_factory: pytest.TempPathFactory) -> Installation:
     """The working tree's wheel, installed with the mcp extra into a fresh venv."""
     wheel = build_wheel(SUITE, tmp_path_factory.mktemp("wheel"))
     target = tmp_path_factory.mktemp("venv") / "env"
-    venv.create(target, with_pip=True)
-    pip_install(target, f"{wheel}[mcp]")
+    new_environment(target, f"{wheel}[mcp]")
     return Installation(target, wheel)
 
 
@@ -202,8 +211,7 @@ def test_an_upgrade_keeps_the_data(
     pyproject.write_text(pyproject.read_text().replace('version = "0.1.0"', 'version = "0.0.1"', 1))
     earlier = build_wheel(source, tmp_path_factory.mktemp("earlier-wheel"))
     target = tmp_path / "env"
-    venv.create(target, with_pip=True)
-    pip_install(target, f"{earlier}[mcp]")
+    new_environment(target, f"{earlier}[mcp]")
     agentapps = target / "bin" / "agentapps"
     with (tmp_path / "stderr.log").open("w") as errlog:
         asyncio.run(asyncio.wait_for(_serve_and_add(agentapps, home, empty, errlog), timeout=180))
