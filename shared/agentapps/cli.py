@@ -845,20 +845,29 @@ def _refusal(answer: str) -> str:
         return " ".join(answer.split())
 
 
-def main() -> None:
-    """The console script."""
+def read_mcp_request(args: list[str]) -> tuple[int, str, McpRequest | None]:
+    """`agentapps mcp ARGS` read as the console script reads it: the exit status and the envelope
+    printed, and the request to serve, None where nothing is served (a bad option, --help)."""
     import io
 
+    answer = io.StringIO()
+    with contextlib.redirect_stdout(answer):
+        status = runner.run(app, ["mcp", *args])
+    request = _mcp_requests.pop() if _mcp_requests else None
+    _mcp_requests.clear()
+    return status, answer.getvalue(), request if status == 0 else None
+
+
+def main() -> None:
+    """The console script."""
     if sys.argv[1:2] == ["mcp"]:
-        answer = io.StringIO()
-        with contextlib.redirect_stdout(answer):
-            status = runner.run(app, sys.argv[1:])
-        if status != 0 or not _mcp_requests:  # a bad option, or --help: the answer is the envelope
-            sys.stdout.write(answer.getvalue())
+        status, answer, request = read_mcp_request(sys.argv[2:])
+        if request is None:  # a bad option, or --help: the answer is the envelope
+            sys.stdout.write(answer)
             if status != 0:  # said on stderr too: an MCP client logs stderr, stdout is its protocol
-                print(f"agentapps mcp: {_refusal(answer.getvalue())}", file=sys.stderr)
+                print(f"agentapps mcp: {_refusal(answer)}", file=sys.stderr)
             sys.exit(status)
-        serve_mcp(_mcp_requests.pop())
+        serve_mcp(request)
         return
     try:
         runner.main(app)

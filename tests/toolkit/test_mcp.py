@@ -1,4 +1,7 @@
-"""`agentapps mcp`, driven by the MCP SDK's own client over stdio, as an agent client would."""
+"""`agentapps mcp`, driven by the MCP SDK's own client, as an agent client would: over stdio with
+the server a process of its own (`connected`, `run_process`) where the process is what a test is
+about (its stdin and stdout, its stderr, its start, its end), and in this process otherwise
+(`in_this_process`, `run`), each start of a real server importing the SDK again (about a second)."""
 
 from __future__ import annotations
 
@@ -16,13 +19,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+import anyio
 import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.memory import create_client_server_memory_streams
 from mcp.types import TextContent, ToolAnnotations
 
+from agentapps import cli
 from agentapps.manifest import load_app_manifest
-from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT, load_commands
+from agentapps.mcp_server import STARTUP_DESCRIBE_TIMEOUT, build_server, load_commands
 from agentapps.runtime import RunOptions
 from agentapps.warm import WarmRuntime
 from tests.packages import PACKAGES
@@ -58,6 +64,36 @@ async def connected(
         yield session
 
 
+@asynccontextmanager
+async def in_this_process(
+    state_dir: Path, args: list[str], env: dict[str, str] | None = None
+) -> AsyncIterator[ClientSession]:
+    """The server `agentapps mcp ARGS` serves, in this process: the options read by the console
+    script's own reading, the environment `connected` gives its process, the server built as
+    `serve` builds it, and the client talking JSON-RPC messages to it over the SDK's in-memory
+    streams in place of a pipe. What differs is only what `connected` is there to test."""
+    variables = {"AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z", **(env or {})}
+    with pytest.MonkeyPatch.context() as patch, contextlib.ExitStack() as stack:
+        for name, value in variables.items():
+            patch.setenv(name, value)
+        status, answer, request = cli.read_mcp_request(args)
+        assert request is not None, (status, answer)
+        warm = None if request.cold else stack.enter_context(WarmRuntime())
+        server = build_server(
+            request.roots, request.approve, request.options, warm, request.strict, request.only
+        )
+        options = server.create_initialization_options()
+        async with (
+            create_client_server_memory_streams() as (client, ends),
+            anyio.create_task_group() as group,
+        ):
+            group.start_soon(server.run, ends[0], ends[1], options)
+            async with ClientSession(*client) as session:
+                await session.initialize()
+                yield session
+            group.cancel_scope.cancel()
+
+
 def tool_prefix(package: str) -> str:
     """A package's part of its tools' names: its slug, `-` read as `_`."""
     return package.replace("-", "_")
@@ -68,8 +104,25 @@ def run(
     scenario: Callable[[ClientSession], Awaitable[None]],
     args: list[str] = SUITE_ROOTS,
     env: dict[str, str] | None = None,
+) -> None:
+    """The scenario against the server of `agentapps mcp ARGS`, served in this process."""
+
+    async def main() -> None:
+        async with in_this_process(tmp_path / "state", args, env) as session:
+            await asyncio.wait_for(scenario(session), timeout=120)
+
+    asyncio.run(main())
+
+
+def run_process(
+    tmp_path: Path,
+    scenario: Callable[[ClientSession], Awaitable[None]],
+    args: list[str] = SUITE_ROOTS,
+    env: dict[str, str] | None = None,
     errlog: TextIO = sys.stderr,
 ) -> None:
+    """The scenario against `agentapps mcp ARGS` started as a client starts it, its stderr to errlog."""
+
     async def main() -> None:
         async with connected(tmp_path / "state", args, env, errlog) as session:
             await asyncio.wait_for(scenario(session), timeout=120)
@@ -301,7 +354,7 @@ def test_an_untrusted_package_is_served_only_with_approve(tmp_path: Path) -> Non
         ]
 
     with log.open("w") as errlog:
-        run(tmp_path, nothing, [str(package)], errlog=errlog)
+        run_process(tmp_path, nothing, [str(package)], errlog=errlog)
     assert f"agentapps mcp: {package} is not served: untrusted" in log.read_text()
     run(tmp_path, served, ["--approve", str(package)])
 
@@ -328,7 +381,7 @@ def test_an_unknown_resource_is_an_error_not_a_traceback(tmp_path: Path) -> None
         assert "\n# Agentic Notes" in body.contents[0].text  # after the line pointing at the tools
 
     with log.open("w") as errlog:
-        run(tmp_path, scenario, errlog=errlog)
+        run_process(tmp_path, scenario, errlog=errlog)
     assert "Traceback" not in log.read_text()
 
 
@@ -360,7 +413,7 @@ def test_a_second_package_with_the_same_slug_is_left_out(tmp_path: Path) -> None
         assert "args" not in tools["agentic_to_do__add"].input_schema["properties"]
 
     with log.open("w") as errlog:
-        run(tmp_path, scenario, [str(SUITE / "agentic-to-do"), str(seed)], errlog=errlog)
+        run_process(tmp_path, scenario, [str(SUITE / "agentic-to-do"), str(seed)], errlog=errlog)
     assert (
         f"{seed} is not served: another package already serves agentic-to-do (the same slug)"
         in log.read_text()
@@ -499,7 +552,7 @@ def test_two_declared_commands_with_one_tool_name_are_both_served_under_hashed_n
         assert removed.structured_content["command"] == "items remove"
 
     with log.open("w") as errlog:
-        run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
+        run_process(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
     logged = log.read_text()
     for command in ("items remove", "items.remove"):
         assert re.search(
@@ -537,7 +590,7 @@ def test_each_name_cut_to_fit_is_named_on_stderr(tmp_path: Path) -> None:
             served[tool.title or ""] = tool.name
 
     with log.open("w") as errlog:
-        run(
+        run_process(
             tmp_path,
             scenario,
             ["--approve", str(long_slug), str(long_command), str(unreadable)],
@@ -582,7 +635,7 @@ def test_a_declared_command_its_describe_does_not_list_is_named_on_stderr(tmp_pa
         names.extend(tool.name for tool in (await session.list_tools()).tools)
 
     with log.open("w") as errlog:
-        run(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
+        run_process(tmp_path, scenario, ["--approve", str(package)], errlog=errlog)
     declared = load_app_manifest(package).commands
     assert sorted(names) == sorted(
         f"agentic_timer__{name}" for name in declared if name not in (command, "describe")
@@ -610,7 +663,7 @@ def test_start_up_runs_describe_side_by_side_and_survives_broken_packages(tmp_pa
         assert names == {"agentic_to_do"}
 
     with log.open("w") as errlog:
-        run(tmp_path, scenario, ["--approve", str(roots)], errlog=errlog)
+        run_process(tmp_path, scenario, ["--approve", str(roots)], errlog=errlog)
     logged = log.read_text()
     bound = f"{STARTUP_DESCRIBE_TIMEOUT:g} s"
     late = f"is not served: describe failed: it did not answer within start-up's {bound}"
@@ -1079,7 +1132,7 @@ def test_only_serves_the_tools_it_names_and_says_a_pattern_naming_none(tmp_path:
 
     only = ["--only", "agentic_notes__get", "--only", "agentic_timer__[slg]*t", "--only", "nothing_*"]
     with log.open("w") as errlog:
-        run(
+        run_process(
             tmp_path,
             scenario,
             [*only, str(SUITE / "agentic-notes"), str(SUITE / "agentic-timer")],

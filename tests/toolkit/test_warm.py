@@ -41,7 +41,7 @@ from .conftest import (
     ToolkitResult,
     recording,
 )
-from .test_mcp import connected
+from .test_mcp import in_this_process
 
 SCENARIOS = [SUITE / package / "scenarios" for package in ("agentic-to-do", "agentic-notes", "agentic-timer")]
 PACKAGES = ["agentic-to-do", "agentic-notes", "agentic-timer"]
@@ -576,7 +576,7 @@ def test_mcp_gives_the_same_tool_results_warm_and_cold(tmp_path: Path) -> None:
 
     async def results(*options: str) -> list[tuple[object, object]]:
         seen: list[tuple[object, object]] = []
-        async with connected(
+        async with in_this_process(
             tmp_path / ("cold" if options else "warm"), [*options, str(SUITE / "agentic-to-do")]
         ) as session:
             for name, arguments in (

@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from agentapps.environment import without_agentic
 from agentapps.replay import replay
@@ -22,6 +20,7 @@ from agentapps.runtimes import builtin_runtime
 from agentapps.scenarios import load_scenario
 from agentapps.warm import WarmRuntime
 from tests.toolkit.conftest import SUITE
+from tests.toolkit.test_mcp import in_this_process
 
 NOW = "2026-12-01T01:00:00Z"
 AGENTAPPS = str(Path(sys.executable).parent / "agentapps")
@@ -85,16 +84,15 @@ def test_replay_passes_a_scenarios_zone_and_pins_utc_otherwise(tmp_path: Path, w
 
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
 @pytest.mark.parametrize(("zone", "overdue"), ZONES[:3])
-def test_mcp_passes_the_zone(tmp_path: Path, cold: bool, zone: dict[str, str], overdue: int) -> None:
-    server = StdioServerParameters(
-        command=AGENTAPPS,
-        args=["mcp", *(["--cold"] if cold else []), str(SUITE / "agentic-to-do")],
-        env=environment(tmp_path, zone),
-    )
+def test_mcp_passes_the_zone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: bool, zone: dict[str, str], overdue: int
+) -> None:
+    args = [*(["--cold"] if cold else []), str(SUITE / "agentic-to-do")]
+    for name in set(os.environ) - set(without_agentic()):
+        monkeypatch.delenv(name)  # the server's environment: this test's zone and clock, no other setting
 
     async def main() -> int:
-        async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
+        async with in_this_process(tmp_path, args, {"AGENTIC_NOW": NOW, **zone}) as session:
             await session.call_tool("agentic_to_do__add", {"title": "pay rent", "due_at": "2026-11-30"})
             listed: Any = (
                 await session.call_tool("agentic_to_do__list", {"overdue": True})
