@@ -23,8 +23,9 @@ import anyio
 import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.shared.memory import create_client_server_memory_streams
-from mcp.types import TextContent, ToolAnnotations
+from mcp.shared.memory import MessageStream, create_client_server_memory_streams
+from mcp.shared.message import SessionMessage
+from mcp.types import TextContent, ToolAnnotations, jsonrpc_message_adapter
 
 from agentapps import cli
 from agentapps.manifest import load_app_manifest
@@ -70,8 +71,9 @@ async def in_this_process(
 ) -> AsyncIterator[ClientSession]:
     """The server `agentapps mcp ARGS` serves, in this process: the options read by the console
     script's own reading, the environment `connected` gives its process, the server built as
-    `serve` builds it, and the client talking JSON-RPC messages to it over the SDK's in-memory
-    streams in place of a pipe. What differs is only what `connected` is there to test."""
+    `serve` builds it, and the client talking to it over the SDK's in-memory streams, each message
+    written as JSON and read back as the stdio transports do (`as_on_the_wire`). What differs is
+    the pipe, and what `connected` is there to test."""
     variables = {"AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z", **(env or {})}
     with pytest.MonkeyPatch.context() as patch, contextlib.ExitStack() as stack:
         for name, value in variables.items():
@@ -84,14 +86,29 @@ async def in_this_process(
         )
         options = server.create_initialization_options()
         async with (
-            create_client_server_memory_streams() as (client, ends),
+            create_client_server_memory_streams() as (client, near),
+            create_client_server_memory_streams() as (far, ends),
             anyio.create_task_group() as group,
         ):
+            group.start_soon(as_on_the_wire, near, far)  # the client's messages to the server
+            group.start_soon(as_on_the_wire, far, near)  # and the server's to the client
             group.start_soon(server.run, ends[0], ends[1], options)
             async with ClientSession(*client) as session:
                 await session.initialize()
                 yield session
             group.cancel_scope.cancel()
+
+
+async def as_on_the_wire(source: MessageStream, target: MessageStream) -> None:
+    """Each message of the source's stream passed on to the target's as the SDK's stdio transports
+    carry it: written as a line of JSON and read back; the end of one stream is the other's."""
+    receive, send = source[0], target[1]
+    async with send:
+        async for item in receive:
+            if isinstance(item, SessionMessage):
+                line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+                item = SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+            await send.send(item)
 
 
 def tool_prefix(package: str) -> str:

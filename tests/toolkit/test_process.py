@@ -59,7 +59,7 @@ def alive(pid: int) -> bool:
     """Running, and not a zombie waiting for a parent that does not reap."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # reaped before the open, or before the read
         return False
     return state != "Z"
 

@@ -941,7 +941,8 @@ def test_a_call_whose_waiting_child_was_killed_is_run_by_a_new_child(
     stat = Path(f"/proc/{waiting}/stat")
     give_up = time.monotonic() + 10
     while time.monotonic() < give_up:
-        with contextlib.suppress(FileNotFoundError):
+        # Reaped before the open (no file) or between the open and the read (ESRCH): gone either way.
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             if stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
                 time.sleep(0.01)
                 continue
