@@ -46,6 +46,11 @@ WRITES: dict[str, tuple[str, dict[str, Any]]] = {
 SUITE_ROOTS = [*(str(SUITE / name) for name in PACKAGES), str(FIXTURES / "prints-text")]
 
 
+def server_variables(state_dir: Path, env: dict[str, str] | None) -> dict[str, str]:
+    """What a test's server is given on top of this process's environment, in a process or not."""
+    return {"AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z", **(env or {})}
+
+
 @asynccontextmanager
 async def connected(
     state_dir: Path, args: list[str], env: dict[str, str] | None = None, errlog: TextIO = sys.stderr
@@ -53,12 +58,7 @@ async def connected(
     server = StdioServerParameters(
         command=str(Path(sys.executable).parent / "agentapps"),
         args=["mcp", *args],
-        env={
-            **os.environ,
-            "AGENTIC_STATE_DIR": str(state_dir),
-            "AGENTIC_NOW": "2026-04-01T00:00:00Z",
-            **(env or {}),
-        },
+        env={**os.environ, **server_variables(state_dir, env)},
     )
     async with stdio_client(server, errlog) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -74,9 +74,8 @@ async def in_this_process(
     `serve` builds it, and the client talking to it over the SDK's in-memory streams, each message
     written as JSON and read back as the stdio transports do (`as_on_the_wire`). What differs is
     the pipe, and what `connected` is there to test."""
-    variables = {"AGENTIC_STATE_DIR": str(state_dir), "AGENTIC_NOW": "2026-04-01T00:00:00Z", **(env or {})}
     with pytest.MonkeyPatch.context() as patch, contextlib.ExitStack() as stack:
-        for name, value in variables.items():
+        for name, value in server_variables(state_dir, env).items():
             patch.setenv(name, value)
         status, answer, request = cli.read_mcp_request(args)
         assert request is not None, (status, answer)
