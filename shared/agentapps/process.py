@@ -125,36 +125,68 @@ def end_by(interrupted: Interrupted) -> None:
 _ENDING = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
 
 
+class Watch:
+    """The child that a signal ending this process must end first (`ends_with_this_process`),
+    once it exists."""
+
+    def __init__(self, child: Child | None, taken: list[int]) -> None:
+        self.child = child
+        self.taken = taken
+        self.pending: int | None = None  # a signal that came while the child was being started
+
+    def attach(self, child: Child) -> None:
+        """The child now exists: a signal that came while it was being started ends it now."""
+        self.child = child
+        if self.pending is not None:
+            self.end(self.pending)
+
+    def end(self, number: int) -> None:
+        assert self.child is not None
+        for each in self.taken:
+            signal.signal(each, signal.SIG_DFL)
+        self.child.interrupt_group()
+        # The whole grace, then SIGKILL to what is left: the entry process may be a shell that
+        # ends at once while what it started ignores SIGTERM (found by an outside review).
+        time.sleep(EXIT_GRACE)
+        self.child.kill_group()
+        raise Interrupted(number)
+
+
 @contextlib.contextmanager
-def ends_with_this_process(child: Child) -> Iterator[None]:
+def ends_with_this_process(child: Child | None = None) -> Iterator[Watch]:
     """While `child` runs: a SIGINT, SIGTERM or SIGHUP that would end this process at once (its
     default action: the agentapps program's, as an app's) first ends the child's group — SIGTERM,
     then SIGKILL past EXIT_GRACE — then raises Interrupted. The child leads a session of its own,
     so neither a terminal's Ctrl-C nor a signal to this process alone reaches it, and it would
     outlive its runtime with no bound left. A signal the host handles or ignores stays its own,
-    and only the main thread, where handlers run, sets any."""
+    and only the main thread, where handlers run, sets any.
+
+    Entered before the child is started (no `child`; `Watch.attach` it once it exists), a signal
+    that comes while it is being started is held until then: at its default action it would end
+    this process between the child's fork and the handler, and leave the child running (found by
+    a review of this code). Should the child never start, the signal ends this process on the way
+    out."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield Watch(child, [])
         return
-    taken = [number for number in _ENDING if signal.getsignal(number) is signal.SIG_DFL]
+    watch = Watch(child, [number for number in _ENDING if signal.getsignal(number) is signal.SIG_DFL])
 
     def end_the_child_first(number: int, frame: object) -> None:
-        for each in taken:
-            signal.signal(each, signal.SIG_DFL)
-        child.interrupt_group()
-        # The whole grace, then SIGKILL to what is left: the entry process may be a shell that
-        # ends at once while what it started ignores SIGTERM (found by an outside review).
-        time.sleep(EXIT_GRACE)
-        child.kill_group()
-        raise Interrupted(number)
+        if watch.child is None:
+            if watch.pending is None:
+                watch.pending = number
+            return
+        watch.end(number)
 
-    for number in taken:
+    for number in watch.taken:
         signal.signal(number, end_the_child_first)
     try:
-        yield
+        yield watch
     finally:
-        for number in taken:
+        for number in watch.taken:
             signal.signal(number, signal.SIG_DFL)
+        if watch.child is None and watch.pending is not None:
+            raise Interrupted(watch.pending)  # no child started to end first
 
 
 def run_bounded(
@@ -177,39 +209,42 @@ def run_bounded(
     Raises TimedOut past `timeout` seconds, and OSError when the program cannot start.
     """
     deadline = time.monotonic() + timeout
-    process = subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        env=dict(env),
-        stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    child = _Spawned(process)
-    assert process.stdout is not None
-    assert process.stderr is not None
-    try:
-        return collect(
-            child,
-            stdin_pipe=process.stdin,
-            stdout=process.stdout.fileno(),
-            stderr=process.stderr.fileno(),
-            feed=b"" if isinstance(stdin, int) else stdin,
-            deadline=deadline,
-            max_output=max_output,
-            interrupt=interrupt,
+    # Watched from before the fork: a signal while Popen runs ends the child once it exists.
+    with ends_with_this_process() as watch:
+        process = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=stdin if isinstance(stdin, int) else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
-    finally:
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
-        if process.returncode is None:  # only when collecting itself failed
-            child.kill_group()
-            process.wait()
-        elif end_the_group:
-            child.kill_group()
+        child = _Spawned(process)
+        assert process.stdout is not None
+        assert process.stderr is not None
+        try:
+            watch.attach(child)
+            return collect(
+                child,
+                stdin_pipe=process.stdin,
+                stdout=process.stdout.fileno(),
+                stderr=process.stderr.fileno(),
+                feed=b"" if isinstance(stdin, int) else stdin,
+                deadline=deadline,
+                max_output=max_output,
+                interrupt=interrupt,
+            )
+        finally:
+            for pipe in (process.stdin, process.stdout, process.stderr):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            if process.returncode is None:  # only when collecting itself failed
+                child.kill_group()
+                process.wait()
+            elif end_the_group:
+                child.kill_group()
 
 
 def collect(

@@ -124,3 +124,70 @@ def test_check_interrupted_while_it_reads_the_schemas_an_app_would_write_leaves_
     assert (started.returncode, stdout, stderr) == (-signal.SIGTERM, b"", b"")
     until(lambda: not (helpers & apps_running_under(temp, b"agentapps.sync")), "the child ended")
     assert list(temp.iterdir()) == []
+
+
+# A runtime that a signal reaches while it starts the app, from inside the step that starts it and
+# before the runtime has begun to wait for it: cold, as Popen returns (the app's process exists);
+# warm, once the call's request is sent (the warm process's child runs the app on reading it).
+SIGNALLED_WHILE_STARTING = """
+import os, signal, socket, subprocess, sys
+from pathlib import Path
+from agentapps import process, warm
+from agentapps.package import Package
+from agentapps.runtime import invoke
+
+number, path, how = int(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # as the agentapps program runs (agentic_kit.runner)
+if how == "cold":
+    class SignalledWhileStarting(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            os.kill(os.getpid(), number)
+    subprocess.Popen = SignalledWhileStarting
+elif how == "cold-cannot-start":
+    class SignalledThenFailing(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            os.kill(os.getpid(), number)
+            raise OSError("no such program")
+    subprocess.Popen = SignalledThenFailing
+else:
+    sendall = socket.socket.sendall
+    def signalled_once_sent(self, data, *args):
+        sendall(self, data, *args)  # the warm runtime's one sendall: the call's request
+        os.kill(os.getpid(), number)
+    socket.socket.sendall = signalled_once_sent
+try:
+    with warm.WarmRuntime() as runtime:
+        invoke(Package(path), ["list"], timeout=600, warm=runtime if how == "warm" else None)
+except process.Interrupted as interrupted:
+    process.end_by(interrupted)
+print("the call returned")
+"""
+
+
+def processes_in(folder: Path) -> set[int]:
+    """Every process whose working folder is under `folder`, whatever its command line."""
+    return apps_running_under(folder, b"")
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda n: n.name)
+@pytest.mark.parametrize("how", ["cold", "cold-cannot-start", "warm"])
+def test_a_signal_while_the_app_is_being_started_ends_the_app_then_the_runtime(
+    tmp_path: Path, how: str, number: signal.Signals
+) -> None:
+    """Found by a review of process.py: a cold run watched for these signals only once it had
+    begun to collect the app, so one that came between the app's fork and then ended the runtime
+    at once and left the app running in its own session, with no bound. Now the signal is held
+    until the app's process exists, which is ended first (or, should it never start, this process
+    ends by the signal on its way out, not by the start's error). The warm path already held: the test
+    says it still does."""
+    package = tmp_path / "hangs"
+    shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+    driver = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_WHILE_STARTING, str(int(number)), str(package), how],
+        capture_output=True,
+        timeout=WAIT,
+        cwd=SUITE,
+    )
+    assert (driver.returncode, driver.stdout, driver.stderr) == (-number, b"", b"")
+    until(lambda: not processes_in(tmp_path), "every process started in the package ended")
