@@ -141,15 +141,14 @@ def read_document(stdout: str) -> tuple[Any, str | None]:
 def nesting(document: Any) -> int:
     """How deep arrays and objects nest in the document, without recursion."""
     deepest = 0
-    stack = [(document, 1)]
+    # Only arrays and objects go on the stack: an answer of thousands of items is mostly strings.
+    stack = [(document, 1)] if isinstance(document, (dict, list)) else []
     while stack:
         value, depth = stack.pop()
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
-        if children is None:
-            continue
         deepest = max(deepest, depth)
         if depth <= MAX_NESTING:  # past the limit, deeper does not matter
-            stack += [(child, depth + 1) for child in children]
+            children = value.values() if isinstance(value, dict) else value
+            stack += [(child, depth + 1) for child in children if isinstance(child, (dict, list))]
     return deepest
 
 

@@ -41,10 +41,16 @@ _REPR_OF_A_BYTE = re.compile(r"(\\\\)|\\udc([89a-f][0-9a-f])")
 
 def undecodable_byte(text: str) -> str | None:
     """The first byte in the text that was not UTF-8, as `0xff`; None when there is none."""
-    match = _LONE_SURROGATE.search(text)
-    if match is None:
+    # A surrogate is the one code point UTF-8 cannot encode, so the encoder finds the first, at
+    # C speed: a runtime asks this of every answer, a list of megabytes among them.
+    if text.isascii():
         return None
-    code = ord(match.group())
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+    else:
+        return None
     return f"0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
 
 

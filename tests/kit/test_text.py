@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
-from agentic_kit.text import STORED_LINE_OR_EMPTY_PATTERN, STORED_LINE_PATTERN, quoted, shortened
+from agentic_kit.text import (
+    STORED_LINE_OR_EMPTY_PATTERN,
+    STORED_LINE_PATTERN,
+    quoted,
+    shortened,
+    undecodable_byte,
+)
 
 
 @pytest.mark.parametrize(
@@ -76,3 +82,30 @@ def test_a_stored_line_is_what_every_version_wrote_for_python_and_pydantic_alike
     assert bool(re.fullmatch(STORED_LINE_PATTERN, text)) == expected
     assert pydantic_accepts(Line, text) == expected
     assert pydantic_accepts(LineOrEmpty, text) == (expected or text == "")
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("", None),
+        ("plain ASCII", None),
+        ("é, ✓ and 𝄞", None),  # non-ASCII, a character past the BMP too
+        (os.fsdecode(b"a\xffb"), "0xff"),  # a byte that was not UTF-8
+        ("é" + os.fsdecode(b"\x80"), "0x80"),
+        ("\ud800x" + os.fsdecode(b"\xff"), "U+D800"),  # the first, a surrogate that was never a byte
+        ("x\udfff", "U+DFFF"),
+    ],
+)
+def test_undecodable_byte_names_the_first_byte_that_was_not_utf8(text: str, named: str | None) -> None:
+    assert undecodable_byte(text) == named
+
+
+@settings(max_examples=400, derandomize=True)
+@given(st.text(st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF))))
+def test_undecodable_byte_finds_the_first_surrogate_wherever_it_is(text: str) -> None:
+    """The encoder finds the first surrogate (the one code point UTF-8 cannot encode), as a search
+    for one does."""
+    first = next((character for character in text if 0xD800 <= ord(character) <= 0xDFFF), None)
+    expected = None if first is None else undecodable_byte(first)
+    assert undecodable_byte(text) == expected
+    assert (expected is None) == (re.search("[\ud800-\udfff]", text) is None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import socket
@@ -13,6 +14,7 @@ import pytest
 
 from agentapps.errors import ToolkitError
 from agentapps.harness import AppRunner, ContractViolation
+from agentapps.output import nesting
 from agentapps.package import Package
 from agentapps.runtime import invoke, relay
 from tests.states import open_todo
@@ -184,6 +186,21 @@ def test_stdout_that_is_not_utf8_is_a_violation_never_replaced(tmp_path: Path) -
     assert [str(found) for found in invocation.violations] == [
         "stdout is not UTF-8 text (it holds the byte 0xff)."
     ]
+
+
+@pytest.mark.parametrize(
+    ("document", "depth"),
+    [
+        ("text", 0),
+        ([], 1),
+        ({"a": [1, "[[[", {"b": []}]}, 4),
+        ([{"x": 1}] * 1000 + [[[[]]]], 4),  # the deepest among many shallow ones
+        ([[[]], {"a": {"b": {"c": {}}}}], 5),
+        (functools.reduce(lambda inner, _: [inner], range(150), []), 101),  # past the limit: one more
+    ],
+)
+def test_nesting_is_how_deep_arrays_and_objects_go(document: object, depth: int) -> None:
+    assert nesting(document) == depth
 
 
 def test_nesting_up_to_the_limit_is_a_document(tmp_path: Path) -> None:
