@@ -142,13 +142,17 @@ class Watch:
 
     def end(self, number: int) -> None:
         assert self.child is not None
+        # A second signal (Ctrl-C pressed twice) must not end this process before the child's
+        # group is killed: it would be left running (found by an outside review).
         for each in self.taken:
-            signal.signal(each, signal.SIG_DFL)
+            signal.signal(each, signal.SIG_IGN)
         self.child.interrupt_group()
         # The whole grace, then SIGKILL to what is left: the entry process may be a shell that
         # ends at once while what it started ignores SIGTERM (found by an outside review).
         time.sleep(EXIT_GRACE)
         self.child.kill_group()
+        for each in self.taken:
+            signal.signal(each, signal.SIG_DFL)
         raise Interrupted(number)
 
 
@@ -156,10 +160,11 @@ class Watch:
 def ends_with_this_process(child: Child | None = None) -> Iterator[Watch]:
     """While `child` runs: a SIGINT, SIGTERM or SIGHUP that would end this process at once (its
     default action: the agentapps program's, as an app's) first ends the child's group — SIGTERM,
-    then SIGKILL past EXIT_GRACE — then raises Interrupted. The child leads a session of its own,
-    so neither a terminal's Ctrl-C nor a signal to this process alone reaches it, and it would
-    outlive its runtime with no bound left. A signal the host handles or ignores stays its own,
-    and only the main thread, where handlers run, sets any.
+    then SIGKILL past EXIT_GRACE, any further such signal ignored meanwhile — then raises
+    Interrupted. The child leads a session of its own, so neither a terminal's Ctrl-C nor a
+    signal to this process alone reaches it, and it would outlive its runtime with no bound left.
+    A signal the host handles or ignores stays its own, and only the main thread, where handlers
+    run, sets any.
 
     Entered before the child is started (no `child`; `Watch.attach` it once it exists), a signal
     that comes while it is being started is held until then: at its default action it would end

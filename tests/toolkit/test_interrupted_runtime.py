@@ -39,6 +39,14 @@ def apps_running_under(folder: Path, command: bytes = b"app/cli.py") -> set[int]
     return found
 
 
+def ignores(pid: int, number: int) -> bool:
+    """Whether the process ignores the signal now (its SigIgn mask in /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigIgn:"):
+            return bool(int(line.split()[1], 16) >> (number - 1) & 1)
+    return False
+
+
 def until(condition: Callable[[], object], what: str) -> None:
     deadline = time.monotonic() + WAIT
     while not condition():
@@ -86,6 +94,42 @@ def test_a_signal_to_agentapps_ends_the_app_it_runs_then_agentapps(
     assert (started.returncode, stdout, stderr) == (-number, b"", b"")  # as it would end at once
     until(lambda: not (apps & apps_running_under(tmp_path)), "the app ended")
     assert list(temp.iterdir()) == []  # check's temporary copy is removed
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(signal.SIGTERM, signal.SIGTERM), (signal.SIGINT, signal.SIGHUP)],
+    ids=lambda n: n.name,
+)
+def test_a_second_signal_during_the_grace_still_ends_the_app_first(
+    tmp_path: Path, first: signal.Signals, second: signal.Signals
+) -> None:
+    """Found by an outside review: agentapps went back to the signals' default action before its
+    grace, so a second signal within it (Ctrl-C pressed twice) ended agentapps before the app's
+    group was killed, and an app that ignores SIGTERM was left running. The second is ignored:
+    agentapps ends the app, then itself by the first."""
+    package = tmp_path / "hangs"
+    shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+    script = package / "app" / "cli.py"
+    script.write_text(script.read_text().replace("time.sleep(3600)", DEAF + "time.sleep(3600)"))
+    started = subprocess.Popen(
+        [AGENTAPPS, "run", str(package), "--approve", "--timeout", "600", "--", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        # The app and the child it forked once it ignored the signals (the shell, if any, aside).
+        until(lambda: len(apps_running_under(tmp_path, b"python3\x00app/cli.py")) == 2, "the app forked")
+        apps = apps_running_under(tmp_path)
+        started.send_signal(first)
+        until(lambda: ignores(started.pid, second), "agentapps is ending the app")  # its grace began
+        started.send_signal(second)
+        stdout, stderr = started.communicate(timeout=WAIT)
+    finally:
+        started.kill()
+        started.wait()
+    assert (started.returncode, stdout, stderr) == (-first, b"", b"")
+    until(lambda: not (apps & apps_running_under(tmp_path)), "the app ended")
 
 
 def test_check_interrupted_while_it_reads_the_schemas_an_app_would_write_leaves_nothing(
