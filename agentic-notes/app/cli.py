@@ -358,7 +358,7 @@ def import_notes(
         typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
     ],
 ) -> Payload:
-    """Restore an export: same ids if empty, else new ones; all or none."""
+    """Restore an export: same ids if empty and none reused, else new ones; all or none."""
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
     read = backup.read_export(
         "--file",

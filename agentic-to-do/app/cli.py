@@ -406,8 +406,7 @@ def import_items(
         typer.Option(parser=file_path, metavar="PATH", help="An export to read; - for stdin."),
     ],
 ) -> Payload:
-    """Restore an export into an empty list (same ids), or add it with new ids; all or none.
-    Answers the count and at most 100 old → new ids."""
+    """Restore an export: same ids if empty and none reused, else new ones; all or none."""
     # Read and checked before the lock: a writer queued behind it never waits on the parse.
     read = backup.read_export(
         "--file",

@@ -83,6 +83,52 @@ def test_an_export_restored_into_an_empty_state_is_the_same_state(
     assert state_bytes(copy, facts) == state_bytes(app.state_dir, facts)
 
 
+REMOVE_FIRST = {"agentic-to-do": "td_0001", "agentic-notes": "nt_0001", "agentic-timer": "tm_0001"}
+
+
+def test_an_emptied_state_renumbers_an_export_holding_an_id_it_handed_out(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """Found by an outside review: an emptied state restored an export's first id, which it had
+    handed out for an item removed since, so that id named a second item. Where the state has
+    handed out an id of the export, every item gets a new id (all or none), and the id handed
+    out here names nothing."""
+    app: AppRunner = app_runner(facts.package)
+    exported = lived_a_day(app, facts.package)  # its first id is the first any state hands out
+    here = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "here")}
+    assert app.run(*DAY[facts.package][0], env=here).ok
+    assert app.run("remove", REMOVE_FIRST[facts.package], "--confirm", env=here).ok
+    imported = app.run("import", "--file", "-", stdin=json.dumps(exported), env=here)
+    assert (imported.exit_status, imported.envelope["restored"]) == (0, False), imported.envelope
+    exported_ids = [item["id"] for item in exported["items"]]
+    listed = [item["id"] for item in app.run("export", env=here).envelope["items"]]
+    assert REMOVE_FIRST[facts.package] not in listed
+    assert imported.envelope["ids"] == dict(zip(exported_ids, listed, strict=True))
+    assert app.run("get", REMOVE_FIRST[facts.package], env=here).error_code == "NOT_FOUND"
+
+
+def test_an_emptied_state_restores_an_export_whose_ids_it_never_reached(
+    facts: AppFacts, app_runner: Any, tmp_path: Path
+) -> None:
+    """Emptied, but its counter below every id of the export: nothing it handed out is taken
+    again, so the export is restored with its ids."""
+    app: AppRunner = app_runner(facts.package)
+    exported = lived_a_day(app, facts.package)
+    moved = {**exported, "nextId": exported["nextId"] + 10}
+    prefix = REMOVE_FIRST[facts.package].split("_")[0]
+    moved["items"] = [
+        {**item, "id": f"{prefix}_{int(item['id'].split('_')[1]) + 10:04d}"} for item in exported["items"]
+    ]
+    here = {**LATER, "AGENTIC_STATE_DIR": str(tmp_path / "here")}
+    assert app.run(*DAY[facts.package][0], env=here).ok
+    assert app.run("remove", REMOVE_FIRST[facts.package], "--confirm", env=here).ok
+    imported = app.run("import", "--file", "-", stdin=json.dumps(moved), env=here)
+    assert (imported.exit_status, imported.envelope["restored"], imported.envelope["ids"]) == (0, True, {})
+    assert [item["id"] for item in app.run("export", env=here).envelope["items"]] == [
+        item["id"] for item in moved["items"]
+    ]
+
+
 def test_an_export_listed_out_of_id_order_is_restored_with_its_ids(
     facts: AppFacts, app_runner: Any, tmp_path: Path
 ) -> None:

@@ -28,14 +28,16 @@ nothing and a writer waiting on the lock never waits on the parse:
   due date may be far ahead.
 - no items: accepted; it adds nothing (into an empty state its nextId is kept, as below).
 
-Into a state with no items, an export is restored exactly: each item keeps its id, its
+Into a state with no items that has handed out none of the export's ids (a new one, or one whose
+items were all removed before it reached them), an export is restored exactly: each item keeps its id, its
 `importedFrom` is the state's (so a retry of an import made before the backup is known after the
 restore, and the state is rebuilt byte for byte; an export holds the origins of its items only, and
 an entry naming no item in it, which an older export printed for an item removed since, is
 dropped), and `nextId`
 (an older export's is the one after its highest id) is kept, so ids remembered before the backup
-still name the same items. Into a state that has items, they are added at the end, in the
-document's order, each with a new id. Either way every other field is kept as exported.
+still name the same items. Into any other state they are added at the end, in the document's
+order, each with a new id: an id this state handed out may have named an item removed since, and
+an id never names a second item. Either way every other field is kept as exported.
 
 An item already in the state is a CONFLICT that adds nothing: one equal in every field but the id
 (the same export imported twice, a retried import), one with the id and createdAt of an item
@@ -520,11 +522,17 @@ def import_items(
     origins = {origin: new for new, origin in state.imported_from.items()}
     _refuse_items_already_here(kept, items, origins, export.imported_from, kind, place, list_call)
     restored_next = _restored_next_id(items, export.next_id, state.next_id)
-    # Restored only where the ids can stay: each once, and within what the counter can hand out.
-    # A state keeps its items in id order (the order they were made): an export listed in
-    # another order is restored in that one, its ids unchanged.
+    # Restored only where the ids can stay: each once, within what the counter can hand out, and
+    # none that this state has handed out already, which named an item removed since (an id names
+    # one item, ever: found by an outside review). A state keeps its items in id order (the order
+    # they were made): an export listed in another order is restored in that one, its ids unchanged.
     in_id_order = sorted(items, key=_id_number) if not kept else items
-    restored = not kept and restored_next <= MAX_ID + 1 and not any(id_problems(in_id_order, restored_next))
+    restored = (
+        not kept
+        and restored_next <= MAX_ID + 1
+        and all(_id_number(item) >= state.next_id for item in items)
+        and not any(id_problems(in_id_order, restored_next))
+    )
     mapping: dict[str, str] = {}
     if restored:
         kept.extend(in_id_order)
