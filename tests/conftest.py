@@ -49,6 +49,7 @@ WAIT_EARLY = (
     "tests/toolkit/test_mcp.py::test_start_up_is_bounded_by_the_timeout_however_many_describes_hang",
     "tests/toolkit/test_warm.py::test_a_package_whose_warm_start_is_slow_runs_cold_until_it_is_ready",
     "tests/reliability/test_saved_change_refusals.py::test_a_timed_out_change_says_it_may_have_taken_effect",
+    "tests/toolkit/test_mcp.py::test_a_signal_with_a_call_in_flight_ends_the_call_then_the_server",
 )
 
 

@@ -896,9 +896,15 @@ def serve_mcp(request: McpRequest) -> None:
         return
 
     try:
-        anyio.run(
+        stopped_by = anyio.run(
             serve, request.roots, request.approve, request.options, request.cold, request.strict, request.only
         )
+        if stopped_by is not None:
+            # Every call has ended. The read of the client's stdin, abandoned, may still wait for
+            # a line that never comes: the process ends without waiting for it.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed the pipe: the session is over, and there is no one to tell.
         with contextlib.suppress(OSError, ValueError):

@@ -1088,6 +1088,10 @@ def _version() -> str:
         return "0+unknown"
 
 
+# What stops the stdio server as its client leaving does: calls in flight interrupted, then exit 0.
+STOPPING = (signal.SIGTERM, signal.SIGINT, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+
+
 async def serve(
     roots: list[Path],
     approve: bool = False,
@@ -1095,8 +1099,10 @@ async def serve(
     cold: bool = False,
     strict: bool = False,
     only: tuple[str, ...] = (),
-) -> None:
-    """Serve on stdio until the client leaves; Python packages run warm unless `cold`."""
+) -> int | None:
+    """Serve on stdio until the client leaves, or SIGTERM, SIGINT or SIGHUP (then the signal's
+    number is returned, once every call has ended); Python packages run warm unless `cold`."""
+    stopped_by: list[int] = []
     with contextlib.ExitStack() as stack:
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict, only)
@@ -1105,6 +1111,9 @@ async def serve(
         # At the client's end of input, calls already made are answered: they take at most the
         # run's timeout, and a warm call's wait for its process at most as long again.
         wire = stack.enter_context(claimed_stdio(drain_seconds=2 * (options or RunOptions()).timeout + 5))
+        # Held until every call has ended: a second signal while the first's calls end is read
+        # here, never left to end the server at once.
+        signals = stack.enter_context(anyio.open_signal_receiver(*STOPPING))
         async with anyio.create_task_group() as group:
 
             async def end_when_the_client_is_gone() -> None:
@@ -1114,7 +1123,19 @@ async def serve(
                 await wire.gone.wait()
                 group.cancel_scope.cancel()
 
+            async def end_on_a_signal() -> None:
+                # Found by an outside review: SIGTERM or SIGHUP (a client stopping its server, a
+                # closed terminal) ended the server at once and left a call's app running, with no
+                # bound, and a warm one to change the state after. Ended as when the client is gone.
+                async for number in signals:
+                    _say(f"stopped by {signal.Signals(number).name}.")
+                    stopped_by.append(number)
+                    group.cancel_scope.cancel()
+                    return
+
             group.start_soon(end_when_the_client_is_gone)
+            group.start_soon(end_on_a_signal)
             async with stdio_server(cast(Any, wire), cast(Any, wire)) as (read_stream, write_stream):
                 await server.run(read_stream, write_stream, server.create_initialization_options())
-            group.cancel_scope.cancel()  # served to the end: the watch ends too
+            group.cancel_scope.cancel()  # served to the end: the watches end too
+    return stopped_by[0] if stopped_by else None

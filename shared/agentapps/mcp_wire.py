@@ -19,6 +19,7 @@ from io import TextIOWrapper
 from typing import Any
 
 import anyio
+import anyio.to_thread
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -247,7 +248,12 @@ class Wire:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        async for line in self._stdin:
+        while True:
+            # Abandoned when the server stops (a signal): a read of the client's stdin would
+            # otherwise hold the process until the client writes or closes it.
+            line = await anyio.to_thread.run_sync(self._stdin.readline, abandon_on_cancel=True)
+            if not line:
+                break
             answer = refusal(line)
             if answer is None:
                 self._track(_lenient(line))
@@ -305,7 +311,7 @@ def claimed_stdio(drain_seconds: float = 0.0) -> Iterator[Wire]:
     )
     writer = TextIOWrapper(os.fdopen(wire_out, "wb", closefd=False), encoding="utf-8")
     try:
-        yield Wire(anyio.wrap_file(reader), anyio.wrap_file(writer), drain_seconds, wire_out)
+        yield Wire(reader, anyio.wrap_file(writer), drain_seconds, wire_out)
     finally:
         with suppress(OSError):  # the client has gone: nothing left to say
             writer.flush()

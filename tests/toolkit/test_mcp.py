@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -758,6 +759,60 @@ def test_a_call_made_before_the_client_closes_its_stdin_is_answered(tmp_path: Pa
     assert answer["result"]["structuredContent"]["item"]["title"] == "written, then the pipe closed"
 
 
+class CallInFlight:
+    """A server (warm or cold) with a call in flight whose app never answers: a copy of the
+    hangs fixture whose `list` says it started, then sleeps, ignoring SIGTERM if `deaf`."""
+
+    def __init__(self, tmp_path: Path, cold: bool, deaf: bool) -> None:
+        self.package = package = tmp_path / "hangs"
+        shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+        script = package / "app" / "cli.py"
+        # describe answers (the package is served); list says it started, then never answers.
+        text = script.read_text().replace("time.sleep(3600)  # never answers\n", "")
+        deafness = (
+            "        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" if deaf else ""
+        )  # killed after a grace
+        listing = (
+            '    if command == "list":\n        import signal\n'
+            + deafness
+            + '        open("started", "w").close()\n        time.sleep(3600)\n'
+        )
+        script.write_text(text.replace('    if command == "list":\n', listing))
+        self.server = PipedServer(
+            ["--approve", "--timeout", "600", *(["--cold"] if cold else []), str(package)], tmp_path / "state"
+        )
+        self.server.initialize()
+        call = {"name": "hangs__list", "arguments": {}}
+        self.server.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call})
+        deadline = time.monotonic() + 60
+        while not (package / "started").exists():
+            assert time.monotonic() < deadline, "the call started"
+            time.sleep(0.05)
+        self.apps = self.running()
+
+    def running(self) -> set[int]:
+        """The processes working in the package's folder (the call's app, and a warm process)."""
+        found = set()
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError):
+                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(self.package):
+                    found.add(int(entry.name))
+        return found - {self.server.process.pid}
+
+    def ended(self) -> int:
+        """The server's exit status, within 60 s (not the call's 600 s), once the call's app and
+        the warm process are gone too."""
+        try:
+            status = self.server.process.wait(timeout=60)
+        finally:
+            self.server.process.kill()
+        deadline = time.monotonic() + 60
+        while self.apps & self.running():
+            assert time.monotonic() < deadline, self.apps & self.running()
+            time.sleep(0.05)
+        return status
+
+
 @pytest.mark.parametrize("deaf", [False, True], ids=["ends-on-sigterm", "ignores-sigterm"])
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "cold"])
 def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
@@ -768,58 +823,36 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
     reach it: the call is interrupted as a cancelled one is, and the server ends. (A client that
     closes only its stdin is still answered:
     test_a_call_made_before_the_client_closes_its_stdin_is_answered.)"""
-    package = tmp_path / "hangs"
-    shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
-    script = package / "app" / "cli.py"
-    # describe answers (the package is served); list says it started, then never answers.
-    text = script.read_text().replace("time.sleep(3600)  # never answers\n", "")
-    deafness = (
-        "        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" if deaf else ""
-    )  # killed after a grace
-    listing = (
-        '    if command == "list":\n        import signal\n'
-        + deafness
-        + '        open("started", "w").close()\n        time.sleep(3600)\n'
-    )
-    script.write_text(text.replace('    if command == "list":\n', listing))
-    server = PipedServer(
-        ["--approve", "--timeout", "600", *(["--cold"] if cold else []), str(package)], tmp_path / "state"
-    )
-    server.initialize()
-    server.send(
-        {
-            "jsonrpc": "2.0",
-            "id": 2,
-            "method": "tools/call",
-            "params": {"name": "hangs__list", "arguments": {}},
-        }
-    )
+    flight = CallInFlight(tmp_path, cold, deaf)
+    flight.server.stdout.close()  # the client is gone whole: both its ends closed
+    flight.server.stdin.close()
+    assert flight.ended() == 0
 
-    def running() -> set[int]:
-        """The processes working in the package's folder (the call's app, and a warm process)."""
-        found = set()
-        for entry in Path("/proc").iterdir():
-            with contextlib.suppress(OSError):
-                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(package):
-                    found.add(int(entry.name))
-        return found - {server.process.pid}
 
-    deadline = time.monotonic() + 60
-    while not (package / "started").exists():
-        assert time.monotonic() < deadline, "the call started"
-        time.sleep(0.05)
-    apps = running()
-    server.stdout.close()  # the client is gone whole: both its ends closed
-    server.stdin.close()
-    try:
-        status = server.process.wait(timeout=60)  # not the call's 600 s
-    finally:
-        server.process.kill()
-    assert status == 0
-    deadline = time.monotonic() + 60
-    while apps & running():
-        assert time.monotonic() < deadline, apps & running()
-        time.sleep(0.05)
+@pytest.mark.parametrize(
+    ("number", "cold", "deaf"),
+    [
+        (signal.SIGTERM, False, False),
+        (signal.SIGTERM, True, True),
+        (signal.SIGHUP, True, False),
+        (signal.SIGINT, False, True),
+    ],
+    ids=["SIGTERM-warm", "SIGTERM-cold-app-ignores-it", "SIGHUP-cold", "SIGINT-warm-app-ignores-sigterm"],
+)
+def test_a_signal_with_a_call_in_flight_ends_the_call_then_the_server(
+    tmp_path: Path, number: signal.Signals, cold: bool, deaf: bool
+) -> None:
+    """Found by an outside review: SIGTERM or SIGHUP (a client stopping its server, a terminal
+    closed) ended the server at once and left the call's app running with no bound (a warm one
+    finished and changed the state after the server was gone); SIGINT ended the calls but printed
+    a traceback. Each now ends the server as its client leaving does: the call is interrupted and
+    waited for (its group killed after the grace), the server says why it stopped and exits 0."""
+    flight = CallInFlight(tmp_path, cold, deaf)
+    flight.server.process.send_signal(number)
+    assert flight.ended() == 0
+    said = flight.server.stderr.read().decode()
+    assert f"agentapps mcp: stopped by {number.name}." in said
+    assert "Traceback" not in said
 
 
 @pytest.mark.parametrize(
