@@ -66,6 +66,9 @@ class UnsupportedSchema(ManifestError):
 def _one_line_command(command: str) -> str:
     if any(not character.isprintable() for character in command):
         raise ValueError("entry.command must be one line, without control characters")
+    if not command.strip():
+        # Found by an outside review: a blank entry ran its first argument as the program.
+        raise ValueError('entry.command must name a program; it is blank, so the first of "$@" would run')
     operator = _trailing_operator(command)
     if operator:
         # The arguments are appended as "$@": after a control operator they would run as a

@@ -127,6 +127,7 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
         ("command: python3 app/cli.py", "command: python3 app/cli.py;", "must not end with a shell operator"),
         ("command: python3 app/cli.py", 'command: "python3 app/cli.py\\nrm -rf ."', "must be one line"),
         ("command: python3 app/cli.py", 'command: ""', "entry.command: String should have at least 1"),
+        ("command: python3 app/cli.py", 'command: "   "', "entry.command must name a program; it is blank"),
     ],
 )
 def test_a_frontmatter_that_breaks_the_format_names_the_field(
