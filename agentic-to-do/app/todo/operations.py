@@ -231,9 +231,11 @@ def complete_items(
 def _existing_next(state: TodoState, item: TodoItem, zone: tzinfo) -> TodoItem | None:
     """The next this item made before it was reopened: an item added after it (a higher id) with
     what a next is made of (its title, description, tags, priority and rule, and the due one step
-    after its due), never changed since (updatedAt its createdAt). Nothing on the item records it,
-    so it is found so: an edited or removed next is no longer it, nor is an item a user added with
-    a description, tags or priority of its own."""
+    after its due), never changed since but for its completion (updatedAt its createdAt, or its
+    completedAt: found by an outside review, a next already completed was not it, and the chore
+    was made twice). Nothing on the item records it, so it is found so: an edited or removed
+    next is no longer it, nor is an item a user added with a description, tags or priority of
+    its own."""
     if item.repeat is None or item.due_at is None:
         return None
     made = (item.title, item.description, item.tags, item.priority, item.repeat)
@@ -245,7 +247,7 @@ def _existing_next(state: TodoState, item: TodoItem, zone: tzinfo) -> TodoItem |
             for other in state.items
             if _number(other.id) > number
             and other.due_at == due
-            and other.updated_at == other.created_at
+            and other.updated_at in (other.created_at, other.completed_at)
             and (other.title, other.description, other.tags, other.priority, other.repeat) == made
         ),
         None,
