@@ -1104,6 +1104,11 @@ async def serve(
     number is returned, once every call has ended); Python packages run warm unless `cold`."""
     stopped_by: list[int] = []
     with contextlib.ExitStack() as stack:
+        # From the start, and held until every call has ended: a signal during start-up (its
+        # describes) is read once start-up has ended what it ran, within its deadline (found by
+        # an outside review: it ended the server at once and left a describe running); a second
+        # signal while the first's calls end is read here too, never left to end the server.
+        signals = stack.enter_context(anyio.open_signal_receiver(*STOPPING))
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict, only)
         say_where_state_lives(roots)
@@ -1111,9 +1116,6 @@ async def serve(
         # At the client's end of input, calls already made are answered: they take at most the
         # run's timeout, and a warm call's wait for its process at most as long again.
         wire = stack.enter_context(claimed_stdio(drain_seconds=2 * (options or RunOptions()).timeout + 5))
-        # Held until every call has ended: a second signal while the first's calls end is read
-        # here, never left to end the server at once.
-        signals = stack.enter_context(anyio.open_signal_receiver(*STOPPING))
         async with anyio.create_task_group() as group:
 
             async def end_when_the_client_is_gone() -> None:

@@ -829,6 +829,41 @@ def test_a_client_gone_whole_with_a_call_in_flight_ends_the_call_and_the_server(
     assert flight.ended() == 0
 
 
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=lambda n: n.name)
+def test_a_signal_during_start_up_ends_the_server_once_its_describes_have_ended(
+    tmp_path: Path, number: signal.Signals
+) -> None:
+    """Found by an outside review: a signal while start-up ran the packages' describes ended the
+    server at once (SIGINT: with a traceback) and left a hanging describe running. It is read
+    once start-up has ended what it ran, within start-up's deadline (--timeout 3 here)."""
+    package = tmp_path / "hangs"
+    shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
+    server = PipedServer(["--approve", "--timeout", "3", str(package)], tmp_path / "state")
+
+    def describes() -> set[int]:
+        found = set()
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError):
+                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(package):
+                    found.add(int(entry.name))
+        return found - {server.process.pid}
+
+    deadline = time.monotonic() + 60
+    while not describes():
+        assert time.monotonic() < deadline, "start-up ran the describe"
+        time.sleep(0.05)
+    started = describes()
+    server.process.send_signal(number)
+    try:
+        status = server.process.wait(timeout=60)
+    finally:
+        server.process.kill()
+    said = server.stderr.read().decode()
+    assert (status, "Traceback" in said) == (0, False), said
+    assert f"agentapps mcp: stopped by {number.name}." in said
+    assert not started & describes()
+
+
 @pytest.mark.parametrize(
     ("number", "cold", "deaf"),
     [
