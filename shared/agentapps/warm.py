@@ -52,7 +52,7 @@ from typing import IO, Any
 from agentic_kit.errors import ErrorCode
 
 from .errors import ToolkitError
-from .process import Finished, TimedOut, collect
+from .process import Finished, TimedOut, collect, ends_with_this_process
 
 SERVER_SCRIPT = Path(__file__).with_name("warm_server.py")
 SHELL = "/bin/sh"
@@ -281,51 +281,55 @@ class WarmRuntime:
         given = [theirs.fileno(), stdin_r, stdout_w, stderr_w]
         call = _Call(ours, server)
         try:
-            try:
-                with server.send_lock:
-                    server.control.sendmsg(
-                        [b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", given))]
-                    )
-            except OSError:
-                return None
-            finally:
-                theirs.close()
-                for descriptor in (stdout_w, stderr_w, *([stdin_r] if stdin_w is not None else [])):
-                    os.close(descriptor)
-            request = json.dumps(
-                {
-                    "args": args,
-                    "cwd": str(root),
-                    "agentic": {name: value for name, value in env.items() if name.startswith(_AGENTIC)},
-                }
-            ).encode()
-            try:
-                ours.settimeout(max(deadline - time.monotonic(), 0.001))
-                ours.sendall(_HEADER.pack(len(request)) + request)
-                ours.settimeout(None)
-            except TimeoutError:
-                call.kill_group()
-                raise TimedOut from None
-            except OSError:
-                pass  # the child is gone already; its status says how
-            try:
-                finished = collect(
-                    call,
-                    stdin_pipe=stdin_w,
-                    stdout=stdout_r,
-                    stderr=stderr_r,
-                    feed=b"" if isinstance(stdin, int) else stdin,
-                    deadline=deadline,
-                    max_output=max_output,
-                    interrupt=interrupt,
-                )
-            except _NotStarted:
-                if time.monotonic() >= deadline:
+            # Watched from before the call is handed over: a signal that ended this process between
+            # then and collect() left the call's app running (process.ends_with_this_process).
+            with ends_with_this_process() as watch:
+                try:
+                    with server.send_lock:
+                        server.control.sendmsg(
+                            [b"C"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", given))]
+                        )
+                except OSError:
+                    return None
+                finally:
+                    theirs.close()
+                    for descriptor in (stdout_w, stderr_w, *([stdin_r] if stdin_w is not None else [])):
+                        os.close(descriptor)
+                watch.attach(call)
+                request = json.dumps(
+                    {
+                        "args": args,
+                        "cwd": str(root),
+                        "agentic": {name: value for name, value in env.items() if name.startswith(_AGENTIC)},
+                    }
+                ).encode()
+                try:
+                    ours.settimeout(max(deadline - time.monotonic(), 0.001))
+                    ours.sendall(_HEADER.pack(len(request)) + request)
+                    ours.settimeout(None)
+                except TimeoutError:
+                    call.kill_group()
                     raise TimedOut from None
-                return None
-            if call.lost:
-                raise _lost(finished)
-            return finished
+                except OSError:
+                    pass  # the child is gone already; its status says how
+                try:
+                    finished = collect(
+                        call,
+                        stdin_pipe=stdin_w,
+                        stdout=stdout_r,
+                        stderr=stderr_r,
+                        feed=b"" if isinstance(stdin, int) else stdin,
+                        deadline=deadline,
+                        max_output=max_output,
+                        interrupt=interrupt,
+                    )
+                except _NotStarted:
+                    if time.monotonic() >= deadline:
+                        raise TimedOut from None
+                    return None
+                if call.lost:
+                    raise _lost(finished)
+                return finished
         finally:
             call.close()
             if stdin_w is not None:

@@ -219,12 +219,12 @@ def processes_in(folder: Path) -> set[int]:
 def test_a_signal_while_the_app_is_being_started_ends_the_app_then_the_runtime(
     tmp_path: Path, how: str, number: signal.Signals
 ) -> None:
-    """Found by a review of process.py: a cold run watched for these signals only once it had
-    begun to collect the app, so one that came between the app's fork and then ended the runtime
-    at once and left the app running in its own session, with no bound. Now the signal is held
-    until the app's process exists, which is ended first (or, should it never start, this process
-    ends by the signal on its way out, not by the start's error). The warm path already held: the test
-    says it still does."""
+    """Found by a review of process.py: a run watched for these signals only once it had begun to
+    collect the app, so one that came between the app's fork (cold) or the call's hand-over to
+    the warm process (warm) and then ended the runtime at once, and left the app running in its
+    own session with no bound (warm: about one run in three here). Now the signal is held until
+    the app's process exists (the call is handed over), which is ended first; should it never
+    start, this process ends by the signal on its way out, not by the start's error."""
     package = tmp_path / "hangs"
     shutil.copytree(FIXTURES / "hangs", package, ignore=shutil.ignore_patterns("__pycache__"))
     driver = subprocess.run(
