@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -448,6 +449,38 @@ def test_a_process_that_imports_the_toolkit_keeps_its_pydantic_plugins(tmp_path:
         timeout=60,
     )
     assert (completed.returncode, completed.stderr) == (0, "the plugin is loaded\n")
+
+
+# The agentapps program run as `python -m agentapps`, with a finder that notes, when the toolkit's
+# cli is first looked for (its imports take a while), whether SIGINT is at its default action yet.
+SIGINT_AT_THE_IMPORTS = """
+import runpy, signal, sys
+seen = []
+class Probe:
+    def find_spec(self, name, path=None, target=None):
+        if name == "agentapps.cli":
+            seen.append(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)
+sys.meta_path.insert(0, Probe())
+sys.argv = ["agentapps", "--version"]
+try:
+    runpy.run_module("agentapps", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+print(seen, signal.getsignal(signal.SIGINT) is signal.SIG_DFL, file=sys.stderr)
+"""
+
+
+def test_the_program_ends_quietly_on_a_sigint_while_it_imports() -> None:
+    """Found by an outside review: a SIGINT while agentapps imported the toolkit (about half a
+    second on a loaded machine) printed a KeyboardInterrupt traceback. The program puts SIGINT
+    at its default action before those imports, as the apps do, and a run with a program
+    leaves it there; a process that imports the toolkit keeps its own (the test process here)."""
+    completed = subprocess.run(
+        [sys.executable, "-c", SIGINT_AT_THE_IMPORTS], cwd=SUITE, capture_output=True, text=True, timeout=60
+    )
+    assert json.loads(completed.stdout)["ok"] is True
+    assert completed.stderr.splitlines()[-1] == "[True] True"
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_DFL
 
 
 @pytest.mark.parametrize(
