@@ -80,6 +80,12 @@ def _one_line_command(command: str) -> str:
     problem = _where_arguments_would_land(command)
     if problem:
         raise ValueError(f'entry.command {problem}: the arguments appended as "$@" would be lost')
+    if not _last_command_names_a_program(command):
+        # Found by an outside review: `FOO=1` or `>/dev/null` ran the first argument as the program.
+        raise ValueError(
+            "entry.command must name a program: its last command holds only variable settings or "
+            'redirections, so the first of "$@" would run'
+        )
     return command
 
 
@@ -143,6 +149,50 @@ def _where_arguments_would_land(command: str) -> str | None:
             return "holds a comment"
         previous = character
     return "leaves a quote open" if quote else None
+
+
+# A shell word as sh reads it (quoted parts and escapes included), a variable setting, and a
+# redirection with its word: what a simple command may hold besides its program and arguments.
+_WORD = r"""(?:[^\s'"\\;&|<>()]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+"""
+_SETTING = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*=(?:{_WORD})?")
+_REDIRECTION = re.compile(rf"[0-9]*(?:<<-|<<|>>|<>|<&|>&|>\||&>|<|>)\s*{_WORD}")
+
+
+def _last_command_names_a_program(command: str) -> bool:
+    """Whether the simple command that "$@" is appended to holds a word besides variable settings
+    and redirections: else sh runs the first argument as the program."""
+    quote: str | None = None
+    escaped = False
+    start = 0
+    for at, character in enumerate(command):
+        if escaped:
+            escaped = False
+        elif quote == "'":
+            quote = None if character == "'" else quote
+        elif character == "\\":
+            escaped = True
+        elif quote == '"':
+            quote = None if character == '"' else quote
+        elif character in "'\"":
+            quote = character
+        elif character in ";&|()" and not _in_a_redirection(command, at):
+            start = at + 1  # a control operator: the last simple command starts after it
+    rest = command[start:].strip()
+    while rest:
+        found = _SETTING.match(rest) or _REDIRECTION.match(rest)
+        if found is None:
+            return True
+        rest = rest[found.end() :].lstrip()
+    return False
+
+
+def _in_a_redirection(command: str, at: int) -> bool:
+    """Whether the `&` or `|` at `at` belongs to a redirection (`&>`, `>&`, `<&`, `>|`)."""
+    character = command[at]
+    after, before = command[at + 1 : at + 2], command[at - 1 : at] if at else ""
+    return (character == "&" and (after == ">" or before in ("<", ">"))) or (
+        character == "|" and before == ">"
+    )
 
 
 def _each_once(names: list[str]) -> list[str]:

@@ -128,6 +128,11 @@ def test_unreadable_frontmatter_is_a_manifest_error(tmp_path: Path, text: str, p
         ("command: python3 app/cli.py", 'command: "python3 app/cli.py\\nrm -rf ."', "must be one line"),
         ("command: python3 app/cli.py", 'command: ""', "entry.command: String should have at least 1"),
         ("command: python3 app/cli.py", 'command: "   "', "entry.command must name a program; it is blank"),
+        ("command: python3 app/cli.py", "command: FOO=1", "entry.command must name a program: its last"),
+        ("command: python3 app/cli.py", "command: \"  FOO=1  BAR='a b' \"", "must name a program: its last"),
+        ("command: python3 app/cli.py", 'command: ">/dev/null"', "must name a program: its last"),
+        ("command: python3 app/cli.py", 'command: "FOO=1 2>&1"', "must name a program: its last"),
+        ("command: python3 app/cli.py", 'command: "cd app && FOO=1 >|out"', "must name a program: its last"),
     ],
 )
 def test_a_frontmatter_that_breaks_the_format_names_the_field(
@@ -189,6 +194,9 @@ def test_an_entry_ending_in_a_shell_operator_is_refused(tmp_path: Path, operator
         "python3 app/cli.py --x=a|b".replace("|", "'|'"),
         "cd app && python3 cli.py",
         "python3 app/cli.py -",
+        "NODE_ENV=production node app/cli.js",  # a setting, then the program
+        "2>/dev/null python3 app/cli.py",  # a redirection, then the program
+        "python3 app/cli.py &>/dev/null",
     ],
 )
 def test_an_operator_that_is_not_last_or_is_quoted_is_fine(tmp_path: Path, command: str) -> None:
