@@ -128,13 +128,13 @@ def _trailing_operator(command: str) -> str | None:
     return tail if tail and tail != "-" else None
 
 
-def _where_arguments_would_land(command: str) -> str | None:
-    """Why `<command> "$@"` would not pass the arguments, as sh reads it: an unclosed quote, or a
-    comment (`#` starting a word, outside quotes) that would swallow them."""
+def _unquoted(command: str) -> tuple[list[int], str | None]:
+    """Where sh reads the command's characters as they are (outside quotes, not escaped, not a
+    quote or a backslash itself), and the quote left open at its end, if any."""
+    found: list[int] = []
     quote: str | None = None
     escaped = False
-    previous = " "
-    for character in command:
+    for at, character in enumerate(command):
         if escaped:
             escaped = False
         elif quote == "'":
@@ -145,9 +145,19 @@ def _where_arguments_would_land(command: str) -> str | None:
             quote = None if character == '"' else quote
         elif character in "'\"":
             quote = character
-        elif character == "#" and (previous.isspace() or previous in ";&|()<>"):
+        else:
+            found.append(at)
+    return found, quote
+
+
+def _where_arguments_would_land(command: str) -> str | None:
+    """Why `<command> "$@"` would not pass the arguments, as sh reads it: an unclosed quote, or a
+    comment (`#` starting a word, outside quotes) that would swallow them."""
+    plain, quote = _unquoted(command)
+    for at in plain:
+        previous = command[at - 1] if at else " "
+        if command[at] == "#" and (previous.isspace() or previous in ";&|()<>"):
             return "holds a comment"
-        previous = character
     return "leaves a quote open" if quote else None
 
 
@@ -161,21 +171,9 @@ _REDIRECTION = re.compile(rf"[0-9]*(?:<<-|<<|>>|<>|<&|>&|>\||&>|<|>)\s*{_WORD}")
 def _last_command_names_a_program(command: str) -> bool:
     """Whether the simple command that "$@" is appended to holds a word besides variable settings
     and redirections: else sh runs the first argument as the program."""
-    quote: str | None = None
-    escaped = False
     start = 0
-    for at, character in enumerate(command):
-        if escaped:
-            escaped = False
-        elif quote == "'":
-            quote = None if character == "'" else quote
-        elif character == "\\":
-            escaped = True
-        elif quote == '"':
-            quote = None if character == '"' else quote
-        elif character in "'\"":
-            quote = character
-        elif character in ";&|()" and not _in_a_redirection(command, at):
+    for at in _unquoted(command)[0]:
+        if command[at] in ";&|()" and not _in_a_redirection(command, at):
             start = at + 1  # a control operator: the last simple command starts after it
     rest = command[start:].strip()
     while rest:
