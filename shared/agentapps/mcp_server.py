@@ -65,6 +65,7 @@ from .gates import needs_confirmation, require_confirmation, trust_level
 from .manifest import ManifestError, read_body, skill_path
 from .mcp_wire import claimed_stdio
 from .package import Package
+from .process import ENDING
 from .runtime import RunOptions, RunTimedOut, invoke, run_and_relay
 from .suite import state_dir_for, state_overrides
 from .warm import WarmRuntime
@@ -1088,10 +1089,6 @@ def _version() -> str:
         return "0+unknown"
 
 
-# What stops the stdio server as its client leaving does: calls in flight interrupted, then exit 0.
-STOPPING = (signal.SIGTERM, signal.SIGINT, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
-
-
 async def serve(
     roots: list[Path],
     approve: bool = False,
@@ -1108,7 +1105,7 @@ async def serve(
         # describes) is read once start-up has ended what it ran, within its deadline (found by
         # an outside review: it ended the server at once and left a describe running); a second
         # signal while the first's calls end is read here too, never left to end the server.
-        signals = stack.enter_context(anyio.open_signal_receiver(*STOPPING))
+        signals = stack.enter_context(anyio.open_signal_receiver(*ENDING))
         warm = None if cold else stack.enter_context(WarmRuntime())
         server = build_server(roots, approve, options, warm, strict, only)
         say_where_state_lives(roots)

@@ -122,7 +122,8 @@ def end_by(interrupted: Interrupted) -> None:
     os._exit(128 + interrupted.number)  # a platform where it did not end the process
 
 
-_ENDING = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
+# The signals whose default action ends a runtime: a run's app is ended first, a server's calls.
+ENDING = (signal.SIGINT, signal.SIGTERM, *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()))
 
 
 class Watch:
@@ -174,7 +175,7 @@ def ends_with_this_process(child: Child | None = None) -> Iterator[Watch]:
     if threading.current_thread() is not threading.main_thread():
         yield Watch(child, [])
         return
-    watch = Watch(child, [number for number in _ENDING if signal.getsignal(number) is signal.SIG_DFL])
+    watch = Watch(child, [number for number in ENDING if signal.getsignal(number) is signal.SIG_DFL])
 
     def end_the_child_first(number: int, frame: object) -> None:
         if watch.child is None:

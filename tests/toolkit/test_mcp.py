@@ -759,6 +759,16 @@ def test_a_call_made_before_the_client_closes_its_stdin_is_answered(tmp_path: Pa
     assert answer["result"]["structuredContent"]["item"]["title"] == "written, then the pipe closed"
 
 
+def working_in(folder: Path) -> set[int]:
+    """The pids of the processes whose working folder is `folder`."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and os.readlink(entry / "cwd") == str(folder):
+                found.add(int(entry.name))
+    return found
+
+
 class CallInFlight:
     """A server (warm or cold) with a call in flight whose app never answers: a copy of the
     hangs fixture whose `list` says it started, then sleeps, ignoring SIGTERM if `deaf`."""
@@ -792,12 +802,7 @@ class CallInFlight:
 
     def running(self) -> set[int]:
         """The processes working in the package's folder (the call's app, and a warm process)."""
-        found = set()
-        for entry in Path("/proc").iterdir():
-            with contextlib.suppress(OSError):
-                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(self.package):
-                    found.add(int(entry.name))
-        return found - {self.server.process.pid}
+        return working_in(self.package) - {self.server.process.pid}
 
     def ended(self) -> int:
         """The server's exit status, within 60 s (not the call's 600 s), once the call's app and
@@ -841,12 +846,7 @@ def test_a_signal_during_start_up_ends_the_server_once_its_describes_have_ended(
     server = PipedServer(["--approve", "--timeout", "3", str(package)], tmp_path / "state")
 
     def describes() -> set[int]:
-        found = set()
-        for entry in Path("/proc").iterdir():
-            with contextlib.suppress(OSError):
-                if entry.name.isdigit() and os.readlink(entry / "cwd") == str(package):
-                    found.add(int(entry.name))
-        return found - {server.process.pid}
+        return working_in(package) - {server.process.pid}
 
     deadline = time.monotonic() + 60
     while not describes():
