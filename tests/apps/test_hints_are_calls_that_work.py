@@ -1187,3 +1187,26 @@ def test_a_misspelt_option_hints_the_call_with_its_name_corrected(todo: AppRunne
     assert isinstance(item, dict)
     assert item["title"] == "x"
     assert (item["priority"], item["tags"]) in [("high", []), (None, ["home", "work"])]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "x", "--priorty", "high", "--priorty", "low"],
+        ["add", "x", "--priorty", "high", "--priority", "low"],
+        ["add", "x", "--due", "2026-05-01", "--due=2026-06-01"],
+    ],
+)
+def test_a_misspelt_option_given_twice_is_hinted_with_no_call_that_gives_it_twice(
+    todo: AppRunner, args: list[str]
+) -> None:
+    """Found outside: `add x --due A --due B` was hinted `add x --due-at A --due-at B`, a call
+    refused in turn (an option that takes one value, given twice). The name is still suggested,
+    with the rule, and no call; nothing is added."""
+    refused = todo.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    hint = error_of(refused.envelope)["hint"]
+    assert hint.startswith("Did you mean --"), hint
+    assert "`" not in hint, hint
+    assert " once" in hint, hint
+    assert todo.run("list", "--status", "all", env=NOW).items == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import typer
 
@@ -240,6 +240,7 @@ def unknown_option(
     apart: Mapping[str, Sequence[str]] | None = None,
     typed: Sequence[str] = (),
     at: int = -1,
+    once: Collection[str] = (),
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
@@ -280,7 +281,13 @@ def unknown_option(
             right + word[len(misspelt) :] if place < cut and word.partition("=")[0] == misspelt else word
             for place, word in enumerate(typed)
         ]
-        guess = f"Did you mean {bare[close[0]]}: `{_call(command, corrected)}`? "
+        given_times = sum(word.partition("=")[0] == right for word in corrected[:cut])
+        guess = (
+            # `once`: the options that take one value, refused when given twice (`--due A --due B`).
+            f"Did you mean {right}? It takes one value: give it once. "
+            if right in once and given_times > 1
+            else f"Did you mean {right}: `{_call(command, corrected)}`? "
+        )
     where = f"Options of {command}" if command else "The app's options (before the command)"
     value = (
         f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""

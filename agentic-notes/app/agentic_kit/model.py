@@ -648,6 +648,7 @@ def _unknown_option(
             apart=_apart(command, fixed) if fixed else None,
             typed=words if at_word else (),
             at=index,
+            once=[each.option for each in command.options if each.takes_value and not each.repeatable],
             # Not for a word that reads as an option given a value (`search standup --status
             # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
             as_value=slot is not None
