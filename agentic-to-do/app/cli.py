@@ -203,7 +203,7 @@ def list_items(
         tags=tags,
         priority=priority,
     )
-    return limited_payload(_shown(_sorted(selected, sort or sorting.SortKey.created), excerpt), limit)
+    return _limited(_sorted(selected, sort or sorting.SortKey.created), limit, excerpt)
 
 
 @app.command()
@@ -220,14 +220,17 @@ def due(
         come = operations.due_items(app.store().load(), check_bound("--before", before), inclusive=False)
     else:
         come = operations.due_items(app.store().load(), now(), inclusive=True)
-    return limited_payload(_shown(_sorted(come, sort or sorting.SortKey.due), excerpt), limit)
+    return _limited(_sorted(come, sort or sorting.SortKey.due), limit, excerpt)
 
 
-def _shown(items: list[TodoItem], excerpt: bool) -> list[TodoItem]:
-    """The items as answered: with `--excerpt`, each description cut to its excerpt."""
-    if not excerpt:
-        return items
-    return [item.model_copy(update={"description": excerpts.excerpt(item.description)}) for item in items]
+def _limited(items: list[TodoItem], limit: int | None, excerpt: bool) -> Payload:
+    """The items as answered: at most `limit`; with `--excerpt`, each description cut to its
+    excerpt, in a copy made of each item answered only (`list --limit 50` of 1,000 copies 50)."""
+    return limited_payload(items, limit, _excerpted if excerpt else None)
+
+
+def _excerpted(item: TodoItem) -> TodoItem:
+    return item.model_copy(update={"description": excerpts.excerpt(item.description)})
 
 
 def _sorted(items: list[TodoItem], key: str) -> list[TodoItem]:
@@ -264,7 +267,7 @@ def search(
     state = app.store().load()
     inputs.check_filter_tags(tags, state)
     found = operations.search_items(state, terms, status=STATUS_SELECTED[status], tags=tags)
-    return limited_payload(_shown(found, excerpt), limit)
+    return _limited(found, limit, excerpt)
 
 
 @app.command(mutates=True)
