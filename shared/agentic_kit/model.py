@@ -7,6 +7,7 @@ schemas are made from `describe`.
 
 from __future__ import annotations
 
+import contextlib
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +113,24 @@ def app_model(group: Any, traits: Mapping[str, CommandTraits]) -> AppModel:
     """`group` is the app's command as typer makes it; `traits` what the app recorded of each."""
     options = tuple(_parameter(param, bool) for param in group.params)
     return AppModel(group, options, command_models(group, traits))
+
+
+def build_conversions(model: AppModel) -> None:
+    """Have typer build now what converts each value of every command: it builds a parameter's on
+    its first value, in each process. A warm runtime's process calls this once, so that every call's
+    child inherits them instead of building its command's again (a few ms a call). Each parameter
+    is given no value (None), which builds it and reads none: no parser, file or check runs on it.
+    A parameter with a callback of its own is left to its first call."""
+    contexts = [(typer.Context(model.group), model.options)]
+    contexts += [
+        (typer.Context(command.command, info_name=name), (*command.arguments, *command.options))
+        for name, command in model.commands.items()
+    ]
+    for ctx, parameters in contexts:
+        for each in parameters:
+            if each.param.callback is None:
+                with contextlib.suppress(Exception):  # a required one is missing: built all the same
+                    each.param.process_value(ctx, None)
 
 
 def command_models(group: Any, traits: Mapping[str, CommandTraits]) -> dict[str, Command]:

@@ -206,6 +206,67 @@ def test_the_probe_of_import_time_reads_sees_one(tmp_path: Path) -> None:
     assert [read.split(" from ")[0] for read in reads] == ["environment", "clock now"]
 
 
+# What a call builds beyond its script's body: typer makes, on a parameter's first value, the
+# pydantic adapter that converts it. Counted in a process that runs an app's body as a warm
+# process does (`agentapps_warm` present, or not: a cold run), then one call.
+TYPE_ADAPTERS_OF_A_CALL = textwrap.dedent(
+    """
+    import contextlib, io, os, runpy, sys, types
+    script, path, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if path == "warm":
+        warm = types.ModuleType("agentapps_warm")
+        warm.when_idle = lambda *ask: None
+        sys.modules["agentapps_warm"] = warm
+    sys.argv = [script]
+    sys.path.insert(0, os.path.dirname(script))
+    body = runpy.run_path(script, run_name="body")  # all but the main guard: app.prepare() last
+    import pydantic
+    built = []
+    made = pydantic.TypeAdapter.__init__
+    def counted(self, *given, **named):
+        built.append(1)
+        made(self, *given, **named)
+    pydantic.TypeAdapter.__init__ = counted
+    from agentic_kit import runner
+    answer = io.StringIO()
+    with contextlib.redirect_stdout(answer):
+        status = runner.run(body["app"], args)
+    print(status, len(built), answer.getvalue().startswith('{"ok":true'))
+    """
+)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_warm_process_builds_every_commands_conversions_once_for_all_calls(
+    tmp_path: Path, package: str
+) -> None:
+    """Each warm call's child built its command's value converters anew (typer builds them on a
+    parameter's first value, some 3 ms a call): the warm process now builds them for every command
+    as it runs the body, and a cold run still builds only its own command's."""
+    counts = {}
+    for path in ("warm", "cold"):
+        probe = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                TYPE_ADAPTERS_OF_A_CALL,
+                str(SUITE / package / "app" / "cli.py"),
+                path,
+                "list",
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "AGENTIC_STATE_DIR": str(tmp_path / path)},
+            timeout=60,
+        )
+        assert probe.returncode == 0, probe.stderr
+        status, built, ok = probe.stdout.split()
+        assert (status, ok) == ("0", "True"), probe.stdout
+        counts[path] = int(built)
+    assert counts["warm"] == 0
+    assert counts["cold"] > 0  # what the warm process builds ahead is what a call would build
+
+
 # Small packages whose app/cli.py is the script given: what warm must do whatever a script does.
 
 

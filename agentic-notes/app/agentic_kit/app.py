@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypedDict, TypeVar, Unpack
@@ -21,8 +22,16 @@ from typing_extensions import TypeVar as DefaultingTypeVar  # `default=` on Pyth
 from . import human, runner, settings
 from .envelope import Envelope, Payload, error_envelope, item_payload, success_envelope
 from .errors import EXIT_OK, AppError, ErrorCode
-from .model import HELP_FLAGS, HUMAN_FLAG, VERSION_FLAG, AppModel, CommandTraits, app_model
-from .store import StateFile, StateStore, VersionedState
+from .model import (
+    HELP_FLAGS,
+    HUMAN_FLAG,
+    VERSION_FLAG,
+    AppModel,
+    CommandTraits,
+    app_model,
+    build_conversions,
+)
+from .store import WARM_MODULE, StateFile, StateStore, VersionedState
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -149,8 +158,12 @@ class AgenticApp(typer.Typer, Generic[AppStateT]):
     def prepare(self) -> None:
         """Build the model now, once every command is defined (the last line of a script's body):
         the work a run does first, done where a warm process, which runs the body once, holds it
-        for every call. A cold run pays the same, once."""
-        self.model()
+        for every call. A cold run pays the same, once. A warm process (the one that has
+        `agentapps_warm`) also builds what converts every command's values, which a cold run
+        builds for its one command only."""
+        model = self.model()
+        if WARM_MODULE in sys.modules:
+            build_conversions(model)
 
     def outcome(self, command: str | None, result: object) -> tuple[Envelope, int]:
         """The envelope and exit status of what a command returned: a payload is a success."""

@@ -461,6 +461,7 @@ class StateStore(Generic[StateT]):
 # same bytes. The same bytes parsed by the same code make the same state, refused or passed by the
 # same checks: the parse is done ahead, none of what it checks is skipped. A call takes it once (a
 # second read in one run parses anew). A cold run has no such module, and parses as ever.
+WARM_MODULE = "agentapps_warm"  # what a warm runtime's process and its children have, a cold one not
 _PARSED: dict[tuple[str, str], tuple[bytes, VersionedState]] = {}
 _PARSED_KEPT = 4  # states held at most (a runtime may give each call a state folder of its own)
 
@@ -479,7 +480,7 @@ def _take_parsed(target: Path, model: type[StateT], raw: bytes) -> StateT | None
 
 
 def _ask_to_keep_parsed(target: Path, model: type[VersionedState]) -> None:
-    warm = sys.modules.get("agentapps_warm")
+    warm = sys.modules.get(WARM_MODULE)
     if warm is not None:
         warm.when_idle(__name__, "keep_parsed", str(target), _model_name(model))
 
