@@ -284,6 +284,24 @@ def read_command_options(model: AppModel, command: Command, words: Sequence[str]
     return line
 
 
+def call_refusal(model: AppModel, command: Command, words: Sequence[str]) -> AppError | None:
+    """What reading `words` as the command's line refuses (an unknown option, an option given
+    twice, a flag given a value, options that cannot go together), or None: a hint offers a call
+    only where it reads. Its values are not converted (a file named is not read)."""
+    apart = _apart(command, words)
+    if apart:
+        return AppError(
+            ErrorCode.USAGE_ERROR,
+            f"{' and '.join(apart)} cannot go together.",
+            f"Give one of {', '.join(apart)}.",
+        )
+    try:
+        read_command_options(model, command, words)
+    except AppError as refusal:
+        return refusal
+    return None
+
+
 def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str]) -> dict[str, Any]:
     """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
     an argument or option missing, a value refused, words left over."""
@@ -667,7 +685,8 @@ def _unknown_option(
             apart=_apart(command, fixed) if fixed else None,
             typed=words if at_word else (),
             at=index,
-            once=[each.option for each in command.options if each.takes_value and not each.repeatable],
+            valued=[name for each in command.options if each.takes_value for name in each.names],
+            refusal_of=lambda call: call_refusal(model, command, call),
             # Not for a word that reads as an option given a value (`search standup --status
             # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
             as_value=slot is not None

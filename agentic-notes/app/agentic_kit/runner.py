@@ -36,7 +36,15 @@ import typer
 from . import hints, interrupts, settings, stdio
 from .envelope import Envelope, error_envelope, help_envelope, to_json, to_plain, version_envelope
 from .errors import EXIT_OK, AppError, ErrorCode, validation_error
-from .model import AppModel, Line, command_values, read_app_options, read_command_options, with_the_call
+from .model import (
+    AppModel,
+    Line,
+    call_refusal,
+    command_values,
+    read_app_options,
+    read_command_options,
+    with_the_call,
+)
 from .text import printable, undecodable_byte
 
 __all__ = ["App", "main", "run"]
@@ -201,7 +209,12 @@ def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> 
     name, words = args[at], args[at + 1 :]
     command = model.commands.get(name)
     if command is None:
-        raise hints.unknown_command(name, list(model.commands), words)
+        raise hints.unknown_command(
+            name,
+            list(model.commands),
+            words,
+            lambda near, call: call_refusal(model, model.commands[near], call),
+        )
     ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
     reading = read_command_options(model, command, words)
     line.human = line.human or reading.human

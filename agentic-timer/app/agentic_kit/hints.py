@@ -88,12 +88,21 @@ def nearest_command(word: str, commands: Sequence[str]) -> str | None:
     return close[0] if close else None
 
 
-def unknown_command(word: str, commands: Sequence[str], words: Sequence[str] = ()) -> AppError:
+def unknown_command(
+    word: str,
+    commands: Sequence[str],
+    words: Sequence[str] = (),
+    refusal_of: Callable[[str, Sequence[str]], AppError | None] | None = None,
+) -> AppError:
     """`words`: what was typed after the word, kept in the call the hint suggests (`lst --status
-    open`: `list --status open`), as a choice's hint keeps the rest of its call."""
+    open`: `list --status open`), as a choice's hint keeps the rest of its call, when
+    `refusal_of(command, words)` is None: read as that command's line, it is not refused in turn."""
     near = nearest_command(word, commands)
     listed = ", ".join(commands)
+    refused = refusal_of(near, words) if near and refusal_of is not None else None
     hint = f"Did you mean `{_call(near, words)}`? " if near else ""
+    if near and refused is not None:
+        hint = f"Did you mean {near}? The call would still be refused: {refused.message} {refused.hint or ''} "
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{quoted(word)} is not a command of this app.",
@@ -240,7 +249,8 @@ def unknown_option(
     apart: Mapping[str, Sequence[str]] | None = None,
     typed: Sequence[str] = (),
     at: int = -1,
-    once: Collection[str] = (),
+    valued: Collection[str] = (),
+    refusal_of: Callable[[Sequence[str]], AppError | None] | None = None,
 ) -> AppError:
     """`given` is the whole argument as typed. One that is not shaped like an option (`-1 bug`,
     `-buy milk`) is most likely a value that starts with a dash: the fix is `--` before it, and
@@ -248,7 +258,10 @@ def unknown_option(
     other word in the order typed); `as_value`: one shaped like an option (`--x`) would be taken
     as a value there too, so a hint that guesses no option offers that call. `elsewhere`: the app's
     other commands and their options, for an option that belongs to one of them (timer
-    `list --due-before` is `due --before`)."""
+    `list --due-before` is `due --before`). A misspelt name is hinted with the call as typed, the
+    name corrected (`typed`, the words after the command; `valued`: the command's options that
+    take a value, whose next word is never renamed), when `refusal_of` that call is None: read
+    as it stands, it must not be refused in turn (the corrected option, or another, given twice)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     call = _call(command or "", fixed or ["--", given]).strip()
@@ -272,27 +285,41 @@ def unknown_option(
     guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
     # Only for a word shaped as a long option (`--priorty`): `-new title` is a value, not a name.
     shaped = 0 <= at < len(typed) and typed[at].startswith("--") and not any(c.isspace() for c in typed[at])
-    if close and command and shaped:
-        # The call as typed (`typed`, the words after the command) with the misspelt name, each
-        # time it is given before any `--`, corrected: `add x --priorty high` → `add x --priority high`.
-        misspelt, right = typed[at].partition("=")[0], bare[close[0]]
-        cut = list(typed).index("--") if "--" in typed else len(typed)  # after it, words are values
-        corrected = [
-            right + word[len(misspelt) :] if place < cut and word.partition("=")[0] == misspelt else word
-            for place, word in enumerate(typed)
-        ]
-        given_times = sum(word.partition("=")[0] == right for word in corrected[:cut])
-        guess = (
-            # `once`: the options that take one value, refused when given twice (`--due A --due B`).
-            f"Did you mean {right}? It takes one value: give it once. "
-            if right in once and given_times > 1
-            else f"Did you mean {right}: `{_call(command, corrected)}`? "
-        )
     where = f"Options of {command}" if command else "The app's options (before the command)"
+    listed = f"{where}: {', '.join(options)}."
+    if close and command and shaped:
+        right = bare[close[0]]
+        corrected = _renamed(typed, typed[at].partition("=")[0], right, valued)
+        refused = refusal_of(corrected) if refusal_of is not None else None
+        guess = f"Did you mean {right}: `{_call(command, corrected)}`? "
+        if refused is not None:  # another misspelt option's hint lists the options too: once is enough
+            after = (refused.hint or "").removesuffix(listed).rstrip()
+            guess = f"Did you mean {right}? The call would still be refused: {refused.message} {after} "
     value = (
         f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
     )
-    return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{where}: {', '.join(options)}.{value}")
+    return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{listed}{value}")
+
+
+def _renamed(typed: Sequence[str], misspelt: str, right: str, valued: Collection[str]) -> list[str]:
+    """The words with each option named `misspelt` (`--priorty`, `--priorty=high`) named `right`,
+    before any `--`: not a word that is an option's value (`--description --priorty`), read as
+    the command line is read, left to right."""
+    takes = set(valued) | ({misspelt} if right in valued else set())
+    renamed: list[str] = []
+    value_next = False
+    for place, word in enumerate(typed):
+        if not value_next and word == "--":
+            return [*renamed, *typed[place:]]  # after it, every word is a value
+        name = word.partition("=")[0]
+        if value_next:
+            value_next = False
+        else:
+            if name == misspelt:
+                word = right + word[len(misspelt) :]
+            value_next = name in takes and "=" not in word
+        renamed.append(word)
+    return renamed
 
 
 def argument_as_option(command: str, given: str, metavar: str, call: Sequence[str]) -> AppError:
