@@ -102,14 +102,20 @@ def unknown_command(
     refused = refusal_of(near, words) if near and refusal_of is not None else None
     hint = f"Did you mean `{_call(near, words)}`? " if near else ""
     if near and refused is not None:
-        hint = (
-            f"Did you mean {near}? The call would still be refused: {refused.message} {refused.hint or ''} "
-        )
+        hint = f"Did you mean {near}? {_still_refused(refused)} "
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{quoted(word)} is not a command of this app.",
         f"{hint}The commands are: {listed} (add --help to any of them).",
     )
+
+
+def _still_refused(refused: AppError, listed: str = "") -> str:
+    """What a corrected call would still meet, in words: its refusal's message and hint, without
+    the list of options (`listed`) that the hint around it gives once."""
+    hint = refused.hint or ""
+    parts = [refused.message, *(part.strip() for part in (hint.split(listed) if listed else [hint]))]
+    return "The call would still be refused: " + " ".join(part for part in parts if part)
 
 
 def shell_word(word: str) -> str:
@@ -217,18 +223,28 @@ def missing_value(option: str, metavar: str, help_text: str, choices: Sequence[s
 
 
 def option_taken_as_value(
-    command: str, option: str, metavar: str, value: str, extra: Sequence[str]
+    command: str, option: str, metavar: str, value: str, extra: Sequence[str], meant: str | None = None
 ) -> AppError:
     """An option whose value is another option's name, with words left over (`update ID --title
-    --priority low`): most likely its value was left out. Said in words: the value is the user's."""
+    --priority low`): most likely its value was left out. Said in words: the value is the user's.
+    `meant`: the option a misspelt name most likely is (`--title --priorty low`)."""
     left = " ".join(quoted(word) for word in extra)
+    what = f"{value} looks like {meant}, an option" if meant else f"{value} is an option"
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{option} took {quoted(value)} as its {metavar}, so {left} {'is' if len(extra) == 1 else 'are'} "
-        f"left over; {value} is an option of {command}.",
-        f"Type the {metavar} right after {option}, then {value} and its value. To give the text "
+        f"left over; {what} of {command}.",
+        f"Type the {metavar} right after {option}, then {meant or value} and its value. To give the text "
         f"{value} itself, write {option}={value}.",
     )
+
+
+def near_option(name: str, options: Sequence[str]) -> str | None:
+    """The option a misspelt name most likely is (difflib, as for a command), compared without
+    the dashes every option shares (else `--status` is "close" to `--tag`); None when none is close."""
+    bare = {option.lstrip("-"): option for option in options}
+    close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
+    return bare[close[0]] if close else None
 
 
 def flag_with_value(option: str) -> AppError:
@@ -281,22 +297,18 @@ def unknown_option(
         return AppError(
             ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
         )
-    # Compared without their dashes, which every option shares (else `--status` is "close" to `--tag`).
-    bare = {option.lstrip("-"): option for option in options}
-    close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
-    guess = f"Did you mean {bare[close[0]]}? " if close else _guess_elsewhere(name, elsewhere)
+    right = near_option(name, options)
+    guess = f"Did you mean {right}? " if right else _guess_elsewhere(name, elsewhere)
     # Only for a word shaped as a long option (`--priorty`): `-new title` is a value, not a name.
     shaped = 0 <= at < len(typed) and typed[at].startswith("--") and not any(c.isspace() for c in typed[at])
     where = f"Options of {command}" if command else "The app's options (before the command)"
     listed = f"{where}: {', '.join(options)}."
-    if close and command and shaped:
-        right = bare[close[0]]
+    if right and command and shaped:
         corrected = _renamed(typed, typed[at].partition("=")[0], right, valued)
         refused = refusal_of(corrected) if refusal_of is not None else None
         guess = f"Did you mean {right}: `{_call(command, corrected)}`? "
-        if refused is not None:  # another misspelt option's hint lists the options too: once is enough
-            after = (refused.hint or "").removesuffix(listed).rstrip()
-            guess = f"Did you mean {right}? The call would still be refused: {refused.message} {after} "
+        if refused is not None:
+            guess = f"Did you mean {right}? {_still_refused(refused, listed)} "
     value = (
         f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
     )

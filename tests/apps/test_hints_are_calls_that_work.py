@@ -1234,6 +1234,14 @@ STILL_REFUSED = [
     ("timer", ["start", "t", "--duraton", "5m", "--due-at", "2026-04-01T01:00:00Z"]),
     ("todo", ["list", "--overdeu=yes"]),
     ("todo", ["add", "x", "--due", "2026-05-01", "--dueat", "2026-06-01"]),
+    # A second review: refusals met once the words are read, and a meaning the quoting changed.
+    ("todo", ["add", "buy milk", "--descriptions", "--tag", "home"]),
+    ("todo", ["add", "x", "--descripton", "--priorty", "high"]),
+    ("notes", ["update", "nt_0001", "--body", "b2", "--ttle", "--due-att", "2026-05-01"]),
+    (
+        "todo",
+        ["update", "td_0001", "--due-at", "2026-05-01", "--clear-due-at", "--titel", "a", "--title", "b"],
+    ),
 ]
 
 
@@ -1270,3 +1278,43 @@ def test_a_misspelt_name_given_as_a_value_is_kept_as_typed(
     item = followed["item"]
     assert isinstance(item, dict)
     assert (item["description"], item["dueAt"]) == (description, "2026-05-01")
+
+
+@pytest.mark.parametrize(
+    ("app", "args", "words"),
+    [
+        ("todo", ["list", "--overdu", "yes"], "list takes no arguments; got 'yes'"),
+        ("notes", ["remove", "nt_0001", "--confir", "yes"], "remove takes ID; 'yes' is extra"),
+        ("todo", ["list", "--tags", "a", "--", "--tags", "b"], "list takes no arguments"),
+    ],
+)
+def test_a_corrected_call_with_words_left_over_is_not_offered(
+    request: pytest.FixtureRequest, app: str, args: list[str], words: str
+) -> None:
+    """Found by a second review: `list --overdu yes` was hinted `list --overdue yes`, refused for
+    its word left over. The corrected call's words are read too before it is offered."""
+    runner: AppRunner = request.getfixturevalue(app)
+    refused = runner.run(*args, env=NOW)
+    hint = error_of(refused.envelope)["hint"]
+    assert f"The call would still be refused: {words}" in hint, hint
+    assert not any(call.startswith(args[0] + " " + args[1]) for call in re.findall(r"`([^`]+)`", hint)), hint
+
+
+def test_a_value_that_looks_like_a_misspelt_option_is_said_so_with_no_call(todo: AppRunner) -> None:
+    """`add x --description --priorty high` stored the description "--priorty high" by
+    following the hint that quoted the words left over into it; it is now refused in words, as
+    a value that is an option's very name is."""
+    refused = todo.run("add", "x", "--description", "--priorty", "high", env=NOW)
+    error = error_of(refused.envelope)
+    assert error["message"] == (
+        "--description took '--priorty' as its DESCRIPTION, so 'high' is left over; --priorty looks "
+        "like --priority, an option of add."
+    )
+    assert "`" not in error["hint"]
+    assert todo.run("list", env=NOW).items == []
+
+
+def test_a_nested_refusal_lists_the_options_once(todo: AppRunner) -> None:
+    hint = error_of(todo.run("add", "x", "--priorty", "high", "--zzz", env=NOW).envelope)["hint"]
+    assert hint.count("Options of add:") == 1, hint
+    assert "  " not in hint, hint

@@ -285,9 +285,15 @@ def read_command_options(model: AppModel, command: Command, words: Sequence[str]
 
 
 def call_refusal(model: AppModel, command: Command, words: Sequence[str]) -> AppError | None:
-    """What reading `words` as the command's line refuses (an unknown option, an option given
-    twice, a flag given a value, options that cannot go together), or None: a hint offers a call
-    only where it reads. Its values are not converted (a file named is not read)."""
+    """What the command refuses of `words` as its line before it converts a value (an unknown
+    option, an option given twice, a flag given a value, words left over, options that cannot go
+    together), in the order it meets them, or None: a hint offers a call only where it reads.
+    No value is converted (a file named is not read), so a value's own refusal is the call's."""
+    try:
+        line = read_command_options(model, command, words)
+        _refuse_words_left_over(command, line, words)
+    except AppError as refusal:
+        return refusal
     apart = _apart(command, words)
     if apart:
         return AppError(
@@ -295,10 +301,6 @@ def call_refusal(model: AppModel, command: Command, words: Sequence[str]) -> App
             f"{' and '.join(apart)} cannot go together.",
             f"Give one of {', '.join(apart)}.",
         )
-    try:
-        read_command_options(model, command, words)
-    except AppError as refusal:
-        return refusal
     return None
 
 
@@ -306,6 +308,13 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
     """Each parameter's value, converted by typer (`ctx` is the command's), or the refusal:
     an argument or option missing, a value refused, words left over."""
     values = _values(command, ctx, line)
+    _refuse_words_left_over(command, line, words)
+    return values
+
+
+def _refuse_words_left_over(command: Command, line: Line, words: Sequence[str]) -> None:
+    """Words beyond the command's arguments, or an option's name typed after `--`, refused with
+    what they most likely meant."""
     count = len(command.arguments)
     extra = [] if any(each.repeatable for each in command.arguments) else line.words[count:]
     # An option's name after `--` is never an id (`remove td_0001 -- --confirm`), and never
@@ -323,7 +332,6 @@ def command_values(command: Command, ctx: Any, line: Line, words: Sequence[str])
         if meant is not None:
             raise hints.word_of_an_option(command.name, taken, extra, *meant)
         raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
-    return values
 
 
 def _refuse_an_option_taken_as_a_value(command: Command, line: Line, extra: Sequence[str]) -> None:
@@ -333,15 +341,24 @@ def _refuse_an_option_taken_as_a_value(command: Command, line: Line, extra: Sequ
     for each in line.record:
         value = each.value
         if (
-            each.param is not None
-            and value is not None
-            and each.word == value  # its own word after the option, not `--title=--priority`
-            and value.startswith("--")
-            and command.named(value.split("=", 1)[0]) is not None
+            each.param is None
+            or value is None
+            or each.word != value  # its own word after the option, not `--title=--priority`
+            or not value.startswith("--")
         ):
-            raise hints.option_taken_as_value(
-                command.name, each.param.option, each.param.metavar, value, extra
-            )
+            continue
+        name = value.split("=", 1)[0]
+        # A misspelt name (`--title --priorty low`) too, found by an outside review: the words
+        # quoted into the title would have stored "--priorty low".
+        meant = None
+        if command.named(name) is None:
+            shaped = not any(char.isspace() for char in value)
+            meant = hints.near_option(name, [option.option for option in command.options]) if shaped else None
+            if meant is None:
+                continue
+        raise hints.option_taken_as_value(
+            command.name, each.param.option, each.param.metavar, value, extra, meant
+        )
 
 
 def _option_in_words(command: Command, line: Line, count: int) -> tuple[str, list[str], list[str]] | None:
