@@ -22,15 +22,15 @@ from .text import quoted, shortened
 _MEANINGS: Mapping[tuple[str, ...], str] = {
     ("complete", "stop"): "done finish",
     ("complete",): "check close",
-    ("reopen",): "undo",
-    ("remove",): "delete del rm erase",
+    ("reopen",): "undo uncomplete uncheck unfinish undone incomplete",
+    ("remove",): "delete del rm erase drop",
     ("stop", "remove"): "cancel",
     ("stop",): "end halt",
     ("search", "list"): "find grep query",
     ("list",): "ls all",
     ("get",): "show view read",
     ("add", "start"): "new create",
-    ("update",): "edit change set",
+    ("update",): "edit change set rename retitle",
     ("resume",): "continue unpause",
     ("pause",): "hold",
     ("start",): "begin",
@@ -85,6 +85,9 @@ def nearest_command(word: str, commands: Sequence[str]) -> str | None:
     if meant is not None:
         return meant
     close = difflib.get_close_matches(folded, list(commands), n=1, cutoff=0.6)
+    # `un` and a command means its opposite (`uncomplete`), never that command: found outside.
+    if close and folded.startswith("un") and close[0] == folded[2:]:
+        return None
     return close[0] if close else None
 
 

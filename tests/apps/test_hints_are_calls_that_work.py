@@ -1318,3 +1318,28 @@ def test_a_nested_refusal_lists_the_options_once(todo: AppRunner) -> None:
     hint = error_of(todo.run("add", "x", "--priorty", "high", "--zzz", env=NOW).envelope)["hint"]
     assert hint.count("Options of add:") == 1, hint
     assert "  " not in hint, hint
+
+
+@pytest.mark.parametrize(
+    ("app", "typed", "meant"),
+    [
+        ("todo", "uncomplete", "reopen"),
+        ("todo", "rename", "update"),
+        ("notes", "rename", "update"),
+        ("todo", "drop", "remove"),
+    ],
+)
+def test_a_command_word_with_another_meaning_is_not_guessed_as_its_nearest_spelling(
+    request: pytest.FixtureRequest, app: str, typed: str, meant: str
+) -> None:
+    """Found by an outside review: `uncomplete td_0001` was hinted `complete td_0001`, its
+    opposite, and `rename td_0001` `remove td_0001`: the nearest spelling is not the meaning."""
+    runner: AppRunner = request.getfixturevalue(app)
+    refused = runner.run(typed, "xx_0001", env=NOW)
+    hint = error_of(refused.envelope)["hint"]
+    assert hint.startswith(f"Did you mean `{meant} xx_0001`?"), hint
+
+
+def test_un_and_a_command_is_never_guessed_as_that_command(timer: AppRunner) -> None:
+    hint = error_of(timer.run("unstart", "tm_0001", env=NOW).envelope)["hint"]
+    assert not hint.startswith("Did you mean `start"), hint
