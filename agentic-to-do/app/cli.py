@@ -226,7 +226,7 @@ def due(
 def _limited(items: list[TodoItem], limit: int | None, excerpt: bool) -> Payload:
     """The items as answered: at most `limit`; with `--excerpt`, each description cut to its
     excerpt, in a copy made of each item answered only (`list --limit 50` of 1,000 copies 50)."""
-    return limited_payload(items, limit, _excerpted if excerpt else None)
+    return limited_payload(items, limit, _excerpted) if excerpt else limited_payload(items, limit)
 
 
 def _excerpted(item: TodoItem) -> TodoItem:
