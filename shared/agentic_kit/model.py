@@ -8,6 +8,7 @@ schemas are made from `describe`.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from . import hints
 from .errors import AppError, ErrorCode
 
 HUMAN_FLAG = "--human"
+_NEARLY = 0.8  # how close a misspelt option's name must be to an argument's (difflib's ratio)
 VERSION_FLAG = "--version"
 HELP_FLAGS = ("--help", "-h")
 
@@ -741,12 +743,17 @@ def _argument_named(
     command: Command, slot: Parameter | None, words: Sequence[str], index: int
 ) -> list[str] | None:
     """When the unknown option at `words[index]` names the argument its value would fill
-    (`extend tm_0001 --duration 5m`, `get --id td_0001`): the call's words with the value as that
-    argument, the option's name left out; None otherwise, or when the value is missing or starts
-    with a dash (the call would be refused again)."""
+    (`extend tm_0001 --duration 5m`, `get --id td_0001`), or nearly (`--duraton`, found outside:
+    its value was read as the argument and refused as taking time away): the call's words with
+    the value as that argument, the option's name left out; None otherwise, or when the value is
+    missing or starts with a dash (the call would be refused again)."""
     word = words[index]
     name, equals, value = word.partition("=")
-    if slot is None or name.lstrip("-").casefold() != slot.metavar.rstrip(".").casefold():
+    if slot is None:
+        return None
+    typed, argument = name.lstrip("-").casefold(), slot.metavar.rstrip(".").casefold()
+    near = word.startswith("--") and difflib.SequenceMatcher(None, typed, argument).ratio() >= _NEARLY
+    if typed != argument and not near:
         return None
     rest = list(words[index + 1 :])
     if not equals:

@@ -1343,3 +1343,18 @@ def test_a_command_word_with_another_meaning_is_not_guessed_as_its_nearest_spell
 def test_un_and_a_command_is_never_guessed_as_that_command(timer: AppRunner) -> None:
     hint = error_of(timer.run("unstart", "tm_0001", env=NOW).envelope)["hint"]
     assert not hint.startswith("Did you mean `start"), hint
+
+
+@pytest.mark.parametrize("spelling", [["--duraton", "5m"], ["--duraton=5m"], ["--Duration", "5m"]])
+def test_a_misspelt_name_of_an_argument_is_hinted_as_the_argument(
+    timer: AppRunner, spelling: list[str]
+) -> None:
+    """Found by an outside review: `extend tm_0001 --duraton 5m` read `--duraton` as the
+    DURATION and refused it as taking time away. A name close to the argument's is hinted as
+    the exact one is: the call with the value as the argument."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    refused, followed = follow(timer, "extend", "tm_0001", *spelling)
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert item["durationMs"] == 15 * 60_000
