@@ -22,9 +22,9 @@ from . import hints
 from .errors import AppError, ErrorCode
 
 HUMAN_FLAG = "--human"
-_NEARLY = 0.8  # how close a misspelt option's name must be to an argument's (difflib's ratio)
 VERSION_FLAG = "--version"
 HELP_FLAGS = ("--help", "-h")
+_NEARLY = 0.8  # how close a misspelt option's name must be to an argument's (difflib's ratio)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

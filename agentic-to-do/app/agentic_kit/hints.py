@@ -102,10 +102,14 @@ def unknown_command(
     `refusal_of(command, words)` is None: read as that command's line, it is not refused in turn."""
     near = nearest_command(word, commands)
     listed = ", ".join(commands)
-    refused = refusal_of(near, words) if near and refusal_of is not None else None
-    hint = f"Did you mean `{_call(near, words)}`? " if near else ""
-    if near and refused is not None:
-        hint = f"Did you mean {near}? {_still_refused(refused)} "
+    hint = ""
+    if near:
+        refused = refusal_of(near, words) if refusal_of is not None else None
+        hint = (
+            f"Did you mean `{_call(near, words)}`? "
+            if refused is None
+            else f"Did you mean {near}? {_still_refused(refused)} "
+        )
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{quoted(word)} is not a command of this app.",
@@ -117,8 +121,8 @@ def _still_refused(refused: AppError, listed: str = "") -> str:
     """What a corrected call would still meet, in words: its refusal's message and hint, without
     the list of options (`listed`) that the hint around it gives once."""
     hint = refused.hint or ""
-    parts = [refused.message, *(part.strip() for part in (hint.split(listed) if listed else [hint]))]
-    return "The call would still be refused: " + " ".join(part for part in parts if part)
+    parts = [refused.message, *(hint.split(listed) if listed else [hint])]
+    return " ".join(["The call would still be refused:", *(part.strip() for part in parts if part.strip())])
 
 
 def shell_word(word: str) -> str:
@@ -282,7 +286,7 @@ def unknown_option(
     `list --due-before` is `due --before`). A misspelt name is hinted with the call as typed, the
     name corrected (`typed`, the words after the command; `valued`: the command's options that
     take a value, whose next word is never renamed), when `refusal_of` that call is None: read
-    as it stands, it must not be refused in turn (the corrected option, or another, given twice)."""
+    as it stands, it must not be refused in turn (an option given twice, words left over...)."""
     owner = f"{command} has" if command else "The app has"
     message = f"{owner} no option {quoted(given)}."
     call = _call(command or "", fixed or ["--", given]).strip()
@@ -309,9 +313,11 @@ def unknown_option(
     if right and command and shaped:
         corrected = _renamed(typed, typed[at].partition("=")[0], right, valued)
         refused = refusal_of(corrected) if refusal_of is not None else None
-        guess = f"Did you mean {right}: `{_call(command, corrected)}`? "
-        if refused is not None:
-            guess = f"Did you mean {right}? {_still_refused(refused, listed)} "
+        guess = (
+            f"Did you mean {right}: `{_call(command, corrected)}`? "
+            if refused is None
+            else f"Did you mean {right}? {_still_refused(refused, listed)} "
+        )
     value = (
         f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
     )
