@@ -1294,9 +1294,12 @@ def test_a_corrected_call_with_words_left_over_is_not_offered(
     """Found by a second review: `list --overdu yes` was hinted `list --overdue yes`, refused for
     its word left over. The corrected call's words are read too before it is offered."""
     runner: AppRunner = request.getfixturevalue(app)
+    before = runner.run("list", env=NOW).envelope
     refused = runner.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR"), refused.envelope
     hint = error_of(refused.envelope)["hint"]
     assert f"The call would still be refused: {words}" in hint, hint
+    assert runner.run("list", env=NOW).envelope == before
     assert not any(call.startswith(args[0] + " " + args[1]) for call in re.findall(r"`([^`]+)`", hint)), hint
 
 
@@ -1305,6 +1308,7 @@ def test_a_value_that_looks_like_a_misspelt_option_is_said_so_with_no_call(todo:
     following the hint that quoted the words left over into it; it is now refused in words, as
     a value that is an option's very name is."""
     refused = todo.run("add", "x", "--description", "--priorty", "high", env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
     error = error_of(refused.envelope)
     assert error["message"] == (
         "--description took '--priorty' as its DESCRIPTION, so 'high' is left over; --priorty looks "
