@@ -1362,3 +1362,80 @@ def test_a_misspelt_name_of_an_argument_is_hinted_as_the_argument(
     item = followed["item"]
     assert isinstance(item, dict)
     assert item["durationMs"] == 15 * 60_000
+
+
+@pytest.mark.parametrize("spelling", [["--foo", "5m"], ["--foo=5m"], ["--xyz"]])
+def test_an_unknown_long_option_where_an_argument_goes_is_refused_as_an_option(
+    timer: AppRunner, spelling: list[str]
+) -> None:
+    """Found by an outside review: `extend tm_0001 --foo 5m` was refused as "DURATION '--foo'
+    would take time away", a made-up option read as a negative length. A word shaped like a long
+    option is refused as the option it is not; a dash value (`-5m`) is still read as the value."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    before = timer.state_file("timers.json").read_bytes()
+    refused = timer.run("extend", "tm_0001", *spelling, env=NOW)
+    error = error_of(refused.envelope)
+    assert (error["code"], refused.exit_status) == ("USAGE_ERROR", 2)
+    assert error["message"] == f"extend has no option '{spelling[0]}'.", error
+    # Nor is it offered as a value after `--`: DURATION would refuse it in turn.
+    assert error["hint"] == "Options of extend: --human.", error
+    assert timer.state_file("timers.json").read_bytes() == before
+    dash_value = error_of(timer.run("extend", "tm_0001", "-5m", env=NOW).envelope)
+    assert dash_value["message"] == "DURATION '-5m' would take time away."
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "meant"),
+    [
+        ("todo", ["--human", "lst", "--status", "open"], ["--human", "list", "--status", "open"]),
+        ("timer", ["--human", "--", "lsit"], ["--human", "--", "list"]),
+    ],
+)
+def test_a_misspelt_commands_call_keeps_the_apps_options_typed_before_it(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], meant: list[str]
+) -> None:
+    """Found by an outside review: `--human lst` was hinted `list`, which answers in JSON. The
+    app's options typed before the command stay before it in the call the hint gives."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    refused = app.run(*args, env=NOW)
+    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
+    call = re.search(r"Did you mean `([^`]+)`", error_of(refused.envelope)["hint"])
+    assert call is not None
+    assert shlex.split(call.group(1)) == meant
+    followed = app.run_text(*meant, env=NOW)
+    assert followed.exit_status == 0
+    assert not followed.stdout.startswith("{"), followed.stdout  # the text --human asked for
+
+
+def test_another_commands_option_in_other_letters_is_said_to_be_that_commands(todo: AppRunner) -> None:
+    """Found by an outside review: `add x --Clear-due-at` was guessed as add's --due-at, which
+    is refused in turn for want of a value. In any letters, a name that is another command's
+    option is said to be that command's, as the exact name already was."""
+    refused = todo.run("add", "x", "--Clear-due-at", env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert error["hint"].startswith("--clear-due-at is an option of update. "), error
+    assert "--due-at?" not in error["hint"]
+    assert not todo.state_file("todos.json").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["start", "--duration", "15", "min", "tea"],
+        ["start", "--duration=15", "min", "tea"],
+        ["start", "--duraton", "15", "min", "tea"],
+    ],
+)
+def test_a_length_typed_in_two_words_after_its_option_keeps_the_label_as_typed(
+    timer: AppRunner, args: list[str]
+) -> None:
+    """Found by an outside review: `start --duration 15 min tea` was hinted `start "min tea"
+    --duration 15`, then "has no unit" and --duration 15m: a timer labelled "min tea". The
+    words that make the option's value read go to the option; the rest is the label."""
+    refused, followed = follow(timer, *args)
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert followed["ok"] is True, followed
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["label"], item["durationMs"]) == ("tea", 15 * 60_000)

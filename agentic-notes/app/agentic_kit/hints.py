@@ -96,17 +96,19 @@ def unknown_command(
     commands: Sequence[str],
     words: Sequence[str] = (),
     refusal_of: Callable[[str, Sequence[str]], AppError | None] | None = None,
+    before: Sequence[str] = (),
 ) -> AppError:
     """`words`: what was typed after the word, kept in the call the hint suggests (`lst --status
     open`: `list --status open`), as a choice's hint keeps the rest of its call, when
-    `refusal_of(command, words)` is None: read as that command's line, it is not refused in turn."""
+    `refusal_of(command, words)` is None: read as that command's line, it is not refused in turn.
+    `before`: the app's options typed before the word (`--human`), kept before the command."""
     near = nearest_command(word, commands)
     listed = ", ".join(commands)
     hint = ""
     if near:
         refused = refusal_of(near, words) if refusal_of is not None else None
         hint = (
-            f"Did you mean `{_call(near, words)}`? "
+            f"Did you mean `{' '.join([*before, _call(near, words)])}`? "
             if refused is None
             else f"Did you mean {near}? {_still_refused(refused)} "
         )
@@ -304,8 +306,12 @@ def unknown_option(
         return AppError(
             ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
         )
-    right = near_option(name, options)
-    guess = f"Did you mean {right}? " if right else _guess_elsewhere(name, elsewhere)
+    # Another command's option in other letters (`--Clear-due-at`) is that command's, not a
+    # misspelling of one of this command's (--due-at).
+    folded = name.lower()
+    theirs = folded not in options and any(folded in each for each in (elsewhere or {}).values())
+    right = None if theirs else near_option(name, options)
+    guess = f"Did you mean {right}? " if right else _guess_elsewhere(folded if theirs else name, elsewhere)
     # Only for a word shaped as a long option (`--priorty`): `-new title` is a value, not a name.
     shaped = 0 <= at < len(typed) and typed[at].startswith("--") and not any(c.isspace() for c in typed[at])
     where = f"Options of {command}" if command else "The app's options (before the command)"

@@ -214,6 +214,7 @@ def _answer(app: App, model: AppModel, args: list[str], at: int, line: Line) -> 
             list(model.commands),
             words,
             lambda near, call: call_refusal(model, model.commands[near], call),
+            before=args[:at],
         )
     ctx = typer.Context(command.command, parent=root, info_name=name, **command.command.context_settings)
     reading = read_command_options(model, command, words)

@@ -411,9 +411,15 @@ def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] 
     runs: dict[int, list[str]] = {}  # each option value's index in `words`: the words it got
     argument: int | None = None  # the last argument's index in `words`
     arguments = 0
-    for each in record:
+    taken = 0  # words after an option that its reader reads with its value (`--duration 15 min`)
+    for at, each in enumerate(record):
+        if taken:
+            taken -= 1
+            runs.setdefault(len(words) - 1, []).append(each.word)
+            continue
         if each.param is None and each.word == "--":
             return None
+        taken = _read_on(record, at, readers)
         if each.param is not None or arguments < count:
             arguments += each.param is None
             if each.param is None:
@@ -446,6 +452,25 @@ def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] 
         typed = words[argument]
         words[argument] = typed._replace(word=" ".join([typed.word, *runs[argument]]))
     return [each.word for each in words] if options else None
+
+
+def _read_on(record: Sequence[Typed], at: int, readers: Mapping[str, Callable[[str], str | None]]) -> int:
+    """How many of the plain words after the option typed at `record[at]` its reader reads with
+    its value, the most that read (`--duration 1 h 30 min tea`: `h 30 min`); 0 for none."""
+    typed = record[at]
+    reads = readers.get(typed.param.option) if typed.param is not None and typed.value is not None else None
+    if reads is None:
+        return 0
+    plain = 0
+    while at + plain + 1 < len(record) and record[at + plain + 1].param is None:
+        plain += 1
+    words = [each.word for each in record[at + 1 : at + 1 + plain]]
+    if "--" in words:
+        words = words[: words.index("--")]
+    return next(
+        (size for size in range(len(words), 0, -1) if reads(" ".join([typed.value or "", *words[:size]]))),
+        0,
+    )
 
 
 def _free_text(param: Parameter | None) -> bool:
@@ -675,19 +700,15 @@ def _unknown_option(
         if later is not None:
             return refusal(words, later, words[later].split("=", 1)[0])
         # The argument the word would fill as a value: a value it refuses is the answer, as the
-        # call with `--` before the word would be refused the same way (extend -5m).
+        # call with `--` before the word would be refused the same way (extend -5m). Not for a
+        # word shaped like a long option (`--foo`): that is an option the command lacks.
         slot = _argument_at(command, len(line.words))
         named = _argument_named(command, slot, words, index) if at_word else None
         if named is not None:
             return hints.argument_as_option(command.name, name, slot.metavar if slot else "", named)
-        if at_word and slot is not None:
-            try:
-                ctx = typer.Context(command.command, info_name=command.name)
-                slot.param.process_value(ctx, (word,) if slot.repeatable else word)
-            except typer.BadParameter as error:
-                raise hints.bad_value(
-                    slot.metavar, error.message, getattr(error, "hint", None), command.name
-                ) from None
+        refused = _value_refusal(command, slot, word) if at_word and slot is not None else None
+        if refused is not None and slot is not None and not word.startswith("--"):
+            raise hints.bad_value(slot.metavar, refused.message, getattr(refused, "hint", None), command.name)
         return hints.unknown_option(
             command.name,
             word if at_word else name,
@@ -708,12 +729,24 @@ def _unknown_option(
             refusal_of=lambda call: call_refusal(model, command, call),
             # Not for a word that reads as an option given a value (`search standup --status
             # open`, `--status=open`): after `--` it would be searched for, a changed meaning.
+            # Nor for a value the argument would refuse (extend's DURATION refuses `--foo`).
             as_value=slot is not None
             and not slot.metavar.startswith("ID")
-            and not _given_a_value(words, index),
+            and not _given_a_value(words, index)
+            and refused is None,
         )
 
     return refusal
+
+
+def _value_refusal(command: Command, slot: Parameter, word: str) -> typer.BadParameter | None:
+    """The argument's refusal of `word` as its value, as typer converts it; None if it takes it."""
+    try:
+        ctx = typer.Context(command.command, info_name=command.name)
+        slot.param.process_value(ctx, (word,) if slot.repeatable else word)
+    except typer.BadParameter as error:
+        return error
+    return None
 
 
 def _unknown_long_option_after(command: Command, words: Sequence[str], index: int) -> int | None:
