@@ -1439,3 +1439,18 @@ def test_a_length_typed_in_two_words_after_its_option_keeps_the_label_as_typed(
     item = followed["item"]
     assert isinstance(item, dict)
     assert (item["label"], item["durationMs"]) == ("tea", 15 * 60_000)
+
+
+@pytest.mark.parametrize("value", ["line1\nline2", "a\tb", "bell\x07here", "zero\u200bwidth"])
+def test_a_hints_call_gives_a_value_with_unprintable_characters_as_typed(
+    notes: AppRunner, value: str
+) -> None:
+    """Found by an outside review: a value holding a newline or another unprintable character was
+    shown in the hint's call in its display form (`'line1\\nline2'`), so the call pasted into a
+    shell stored a backslash and an `n`. The call quotes the value as a POSIX shell reads it."""
+    refused, followed = follow(notes, "add", "T", "--bdy", value)
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert suggested_call(error_of(refused)["hint"]) == ["add", "T", "--body", value]
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert notes.run("get", item["id"], env=NOW).item["body"] == value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
 from agentic_kit.hints import SYNONYMS, nearest_command, shell_word, unknown_option
@@ -42,10 +44,11 @@ def test_every_synonym_means_a_command_one_of_the_apps_has() -> None:
 
 @pytest.mark.parametrize(
     ("word", "shown"),
-    [("-1bug", "-1bug"), ("Buy milk", '"Buy milk"'), ('say "hi"', "'say \"hi\"'"), ("a\tb", "'a\\tb'")],
+    [("-1bug", "-1bug"), ("Buy milk", '"Buy milk"'), ('say "hi"', "'say \"hi\"'"), ("a\tb", "'a\tb'")],
 )
 def test_a_word_is_shown_as_it_would_be_typed(word: str, shown: str) -> None:
     assert shell_word(word) == shown
+    assert shlex.split(shown) == [word]  # a POSIX shell reads it back as typed
 
 
 ELSEWHERE = {

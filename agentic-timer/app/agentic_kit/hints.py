@@ -129,12 +129,12 @@ def _still_refused(refused: AppError, listed: str = "") -> str:
 
 def shell_word(word: str) -> str:
     """The word as it would be typed in a shell: bare when plain, else quoted (double quotes when
-    they are enough, as people write them)."""
+    they are enough, as people write them). A word with a newline or another unprintable character
+    is single-quoted with the character itself inside, as a POSIX shell reads it back: a display
+    form (`'a\\nb'`) would give a backslash and an `n`. (--human shows such a character escaped.)"""
     if word and _PLAIN_WORDS.fullmatch(word):
         return word
-    if not word.isprintable():
-        return quoted(word)
-    if not any(char in word for char in '"$`\\!'):
+    if word.isprintable() and not any(char in word for char in '"$`\\!'):
         return f'"{word}"'
     return shlex.quote(word)
 
