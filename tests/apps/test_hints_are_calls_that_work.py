@@ -1420,25 +1420,34 @@ def test_another_commands_option_in_other_letters_is_said_to_be_that_commands(to
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "label", "minutes"),
     [
-        ["start", "--duration", "15", "min", "tea"],
-        ["start", "--duration=15", "min", "tea"],
-        ["start", "--duraton", "15", "min", "tea"],
+        (["start", "--duration", "15", "min", "tea"], "tea", 15),
+        (["start", "--duration=15", "min", "tea"], "tea", 15),
+        (["start", "--duraton", "15", "min", "tea"], "tea", 15),
+        (["start", "--duration", "1", "h", "30", "min", "tea"], "tea", 90),
+        (["start", "--duration", "2", "hours", "15", "min", "standup"], "standup", 135),
+        # A reading is only ever extended by smaller units; a value complete alone stays as given.
+        (["start", "--duration", "15", "min", "2", "days", "before", "trip"], "2 days before trip", 15),
+        (["start", "--duration", "5", "min", "5", "min"], "5 min", 5),
+        (["start", "--duration", "20m", "5", "min", "warning"], "5 min warning", 20),
+        (["start", "--duration=20m", "5", "min", "warning"], "5 min warning", 20),
     ],
 )
-def test_a_length_typed_in_two_words_after_its_option_keeps_the_label_as_typed(
-    timer: AppRunner, args: list[str]
+def test_a_length_typed_in_words_after_its_option_keeps_the_label_as_typed(
+    timer: AppRunner, args: list[str], label: str, minutes: int
 ) -> None:
     """Found by an outside review: `start --duration 15 min tea` was hinted `start "min tea"
     --duration 15`, then "has no unit" and --duration 15m: a timer labelled "min tea". The
-    words that make the option's value read go to the option; the rest is the label."""
+    words that make the option's value read go to the option; the rest is the label. A second
+    review found the first fix adding label words to a length already read (`--duration 20m 5 min
+    warning` hinted 25m "warning"; `15 min 2 days before trip` hinted 2d15m)."""
     refused, followed = follow(timer, *args)
     assert error_of(refused)["code"] == "USAGE_ERROR"
     assert followed["ok"] is True, followed
     item = followed["item"]
     assert isinstance(item, dict)
-    assert (item["label"], item["durationMs"]) == ("tea", 15 * 60_000)
+    assert (item["label"], item["durationMs"]) == (label, minutes * 60_000)
 
 
 @pytest.mark.parametrize("value", ["line1\nline2", "a\tb", "bell\x07here", "zero\u200bwidth"])
@@ -1454,3 +1463,72 @@ def test_a_hints_call_gives_a_value_with_unprintable_characters_as_typed(
     item = followed["item"]
     assert isinstance(item, dict)
     assert notes.run("get", item["id"], env=NOW).item["body"] == value
+
+
+@pytest.mark.parametrize(
+    ("args", "hint_starts"),
+    [
+        (["add", "x", "--untagg", "home"], "Did you mean --untag? It is an option of update. "),
+        (["list", "--untagg", "home"], "Did you mean --untag? It is an option of update. "),
+        (["add", "x", "--clear-priorty"], "Did you mean --clear-priority? It is an option of update. "),
+    ],
+)
+def test_a_misspelt_option_closer_to_another_commands_is_said_to_be_that_commands(
+    todo: AppRunner, args: list[str], hint_starts: str
+) -> None:
+    """Found by an outside review: `add x --untagg home` was hinted `add x --tag home`, which tags
+    where untagging was meant. A name closer to another command's option than to any of this
+    command's is said to be that command's, with no call (which command was meant is not known)."""
+    refused = todo.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert error["hint"].startswith(hint_starts), error
+    assert "`" not in error["hint"].split(". Options of")[0]
+    assert not todo.state_file("todos.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args", "hint_starts"),
+    [
+        ("todo", ["update", "td_0001", "--TITLE", "new"], "Did you mean --title: `update td_0001 --title new`?"),
+        ("timer", ["start", "--DURATION", "5m", "tea"], "Did you mean --duration: `start --duration 5m tea`?"),
+        ("timer", ["list", "--Due-Before", "2026-04-05"], "Did you mean `due --before`?"),
+        ("todo", ["add", "x", "--Version"], "--version is an option of the app: give it before the command."),
+    ],
+)
+def test_an_option_in_other_letters_gets_the_hint_its_own_letters_get(
+    request: pytest.FixtureRequest, app_name: str, args: list[str], hint_starts: str
+) -> None:
+    """Found by an outside review: `update td_0001 --TITLE new` got only the list of options, while
+    `--titel` got the corrected call. Names are compared in any letters."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    if app_name == "todo":
+        assert app.run("add", "old", env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert error["hint"].startswith(hint_starts), error
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["start", "--duration", "15", "min", "--stopwatch", "tea"],
+        ["start", "--stopwatch", "--duration", "15", "min", "tea"],
+        ["start", "--duration", "15", "min", "tea", "--due-at", "2026-04-02T00:00:00Z"],
+    ],
+)
+def test_words_left_over_with_options_that_cannot_go_together_get_one_call_for_each(
+    timer: AppRunner, args: list[str]
+) -> None:
+    """Found by an outside review: `start --duration 15 min --stopwatch tea` was hinted `start
+    --duration 15m --stopwatch tea`, refused in turn as "not both". Each call offered holds one of
+    the options that cannot go together, and each works."""
+    refused = timer.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert "cannot go together" in error["hint"], error
+    calls = [shlex.split(call) for call in re.findall(r"`([^`]+)`", error["hint"])]
+    assert len(calls) == 2, error
+    for call in calls:
+        assert timer.run(*call, env=NOW).ok, call

@@ -252,8 +252,41 @@ def near_option(name: str, options: Sequence[str]) -> str | None:
     """The option a misspelt name most likely is (difflib, as for a command), compared without
     the dashes every option shares (else `--status` is "close" to `--tag`); None when none is close."""
     bare = {option.lstrip("-"): option for option in options}
-    close = difflib.get_close_matches(name.lstrip("-"), list(bare), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name.lower().lstrip("-"), list(bare), n=1, cutoff=0.6)
     return bare[close[0]] if close else None
+
+
+def _closer_elsewhere(
+    name: str, options: Sequence[str], elsewhere: Mapping[str, Sequence[str]]
+) -> str | None:
+    """Another command's option that `name` (in lowercase) is, or nearly is and is closer to than
+    to any of `options` (`--untagg`: update's --untag, not add's --tag); None when it is one of
+    `options`, or none is that close. Nearly: difflib's ratio at least 0.85, a stricter bar than a
+    guess among the command's own options (0.6), as the guess sends the call to another command."""
+    if name in options:
+        return None
+    theirs = {option.lstrip("-"): option for each in elsewhere.values() for option in each}
+    if name in theirs.values():
+        return name
+    bare = name.lstrip("-")
+    close = difflib.get_close_matches(
+        bare, [each for each in theirs if theirs[each] not in options], n=1, cutoff=0.85
+    )
+    if not close:
+        return None
+    mine = near_option(name, options)
+    closer = mine is None or _ratio(bare, close[0]) > _ratio(bare, mine.lstrip("-"))
+    return theirs[close[0]] if closer else None
+
+
+def _owned(option: str, elsewhere: Mapping[str, Sequence[str]]) -> str:
+    """`an option of remove and purge`: the commands that have `option`."""
+    owners = [command for command, options in elsewhere.items() if option in options]
+    return f"an option of {' and '.join([', '.join(owners[:-1]), owners[-1]] if len(owners) > 1 else owners)}"
+
+
+def _ratio(one: str, other: str) -> float:
+    return difflib.SequenceMatcher(None, one, other).ratio()
 
 
 def flag_with_value(option: str) -> AppError:
@@ -301,17 +334,21 @@ def unknown_option(
         )
     if takes_argument and not given.startswith("--"):
         return AppError(ErrorCode.USAGE_ERROR, message, dashed)
-    name = given.split("=", 1)[0]
+    # Names are compared in lowercase: `--TITLE` is hinted as `--titel` is.
+    name = given.split("=", 1)[0].lower()
     if command and name in app_options:
         return AppError(
             ErrorCode.USAGE_ERROR, message, f"{name} is an option of the app: give it before the command."
         )
-    # Another command's option in other letters (`--Clear-due-at`) is that command's, not a
-    # misspelling of one of this command's (--due-at).
-    folded = name.lower()
-    theirs = folded not in options and any(folded in each for each in (elsewhere or {}).values())
+    # Another command's option, or a name closer to one of those than to any of this command's, is
+    # that command's (`--Clear-due-at`, `--untagg`), not a misspelling of this one's (--due-at,
+    # --tag: the opposite meaning).
+    theirs = _closer_elsewhere(name, options, elsewhere or {}) if command else None
     right = None if theirs else near_option(name, options)
-    guess = f"Did you mean {right}? " if right else _guess_elsewhere(folded if theirs else name, elsewhere)
+    if theirs is not None and theirs != name:
+        guess = f"Did you mean {theirs}? It is {_owned(theirs, elsewhere or {})}. "
+    else:
+        guess = f"Did you mean {right}? " if right else _guess_elsewhere(name, elsewhere)
     # Only for a word shaped as a long option (`--priorty`): `-new title` is a value, not a name.
     shaped = 0 <= at < len(typed) and typed[at].startswith("--") and not any(c.isspace() for c in typed[at])
     where = f"Options of {command}" if command else "The app's options (before the command)"
@@ -385,10 +422,8 @@ def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -
     or the call most likely meant when another command has its last word as an option (timer
     `list --due-before`: `Did you mean `due --before`?`)."""
     others = elsewhere or {}
-    owners = [command for command, options in others.items() if name in options]
-    if owners:
-        listed = " and ".join([", ".join(owners[:-1]), owners[-1]] if len(owners) > 1 else owners)
-        return f"{name} is an option of {listed}. "
+    if any(name in options for options in others.values()):
+        return f"{name} is {_owned(name, others)}. "
     word = name.lstrip("-")
     calls = [
         f"{command} {option}"
@@ -406,17 +441,27 @@ def extra_arguments(
     options: Sequence[str] = (),
     after_dashes: bool = False,
     glued: Sequence[str] | None = None,
+    apart: Callable[[Sequence[str]], Mapping[str, Sequence[str]]] | None = None,
 ) -> AppError:
     """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
     `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
     were typed after `--`; `glued`: the call with each run of extra words quoted into the option
     value typed just before it (`--title -Book flights`) or into the last argument, when a run
-    goes to an option."""
+    goes to an option; `apart(call)`: when the call holds options that cannot go together, each
+    of them and the call without the others (a call for each is offered instead)."""
     words = " ".join(quoted(word) for word in extra)
     quote = "Quote a value of several words as one argument"
+
+    def offer(call: Sequence[str]) -> str:
+        clash = apart(call) if apart is not None else {}
+        if not clash:
+            return f"{quote}: `{_call(command, call)}`."
+        calls = " or ".join(f"`{_call(command, each)}`" for each in clash.values())
+        return f"{quote}, and give one of {' and '.join(clash)}, which cannot go together: {calls}."
+
     if not arguments and glued is not None:
         message = f"{command} takes no arguments; got {words}."
-        return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
+        return AppError(ErrorCode.USAGE_ERROR, message, offer(glued))
     if not arguments:
         return AppError(
             ErrorCode.USAGE_ERROR,
@@ -427,7 +472,7 @@ def extra_arguments(
     takes = " ".join(name for name, _ in arguments)
     message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
     if glued is not None and not after_dashes:
-        return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, glued)}`.")
+        return AppError(ErrorCode.USAGE_ERROR, message, offer(glued))
     if metavar == "ID":
         hint = (
             f"A value goes to one of its options, before `--`: run `{command} --help` to see them."
@@ -440,7 +485,7 @@ def extra_arguments(
     # A value that starts with - is read as one only after `--`, with the options before it.
     dashed = any(each.startswith("-") for each in values)
     ordered = [*options, "--", *values] if dashed else [*values, *options]
-    return AppError(ErrorCode.USAGE_ERROR, message, f"{quote}: `{_call(command, ordered)}`.")
+    return AppError(ErrorCode.USAGE_ERROR, message, offer(ordered))
 
 
 def repeated_option(option: str) -> AppError:

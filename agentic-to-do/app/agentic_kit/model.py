@@ -333,7 +333,15 @@ def _refuse_words_left_over(command: Command, line: Line, words: Sequence[str]) 
         meant = _option_in_words(command, line, count) if glued is None else None
         if meant is not None:
             raise hints.word_of_an_option(command.name, taken, extra, *meant)
-        raise hints.extra_arguments(command.name, taken, extra, line.options_typed, after_dashes, glued)
+        raise hints.extra_arguments(
+            command.name,
+            taken,
+            extra,
+            line.options_typed,
+            after_dashes,
+            glued,
+            apart=lambda call: _apart(command, call),
+        )
 
 
 def _refuse_an_option_taken_as_a_value(command: Command, line: Line, extra: Sequence[str]) -> None:
@@ -456,21 +464,25 @@ def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] 
 
 def _read_on(record: Sequence[Typed], at: int, readers: Mapping[str, Callable[[str], str | None]]) -> int:
     """How many of the plain words after the option typed at `record[at]` its reader reads with
-    its value, the most that read (`--duration 1 h 30 min tea`: `h 30 min`); 0 for none."""
+    a value it does not read alone (`--duration 15` + `min`); 0 for none. The fewest words that
+    read, then more only while each reading extends the last (`1 h`, 1h, + `30 min`: 1h30m): a
+    value that reads alone (`20m 5 min warning`) or words that would change what was read
+    (`15 min 2 days before`: 2d15m) leave the rest to the label."""
     typed = record[at]
     reads = readers.get(typed.param.option) if typed.param is not None and typed.value is not None else None
-    if reads is None:
+    if reads is None or reads(typed.value or "") is not None:
         return 0
-    plain = 0
-    while at + plain + 1 < len(record) and record[at + plain + 1].param is None:
-        plain += 1
-    words = [each.word for each in record[at + 1 : at + 1 + plain]]
-    if "--" in words:
-        words = words[: words.index("--")]
-    return next(
-        (size for size in range(len(words), 0, -1) if reads(" ".join([typed.value or "", *words[:size]]))),
-        0,
-    )
+    words: list[str] = []
+    for each in record[at + 1 :]:
+        if each.param is not None or each.word == "--":
+            break
+        words.append(each.word)
+    taken, reading = 0, ""
+    for size in range(1, len(words) + 1):
+        read = reads(" ".join([typed.value or "", *words[:size]]))
+        if read is not None and (not taken or (read != reading and read.startswith(reading))):
+            taken, reading = size, read
+    return taken
 
 
 def _free_text(param: Parameter | None) -> bool:
