@@ -5,13 +5,17 @@ fails only on a value the user must still supply; never the same refusal again."
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from agentapps.harness import AppRunner
+from agentic_kit.errors import EXIT_STATUS, ErrorCode
 
 NOW = {"AGENTIC_NOW": "2026-04-01T00:00:00Z"}
 
@@ -1490,8 +1494,16 @@ def test_a_misspelt_option_closer_to_another_commands_is_said_to_be_that_command
 @pytest.mark.parametrize(
     ("app_name", "args", "hint_starts"),
     [
-        ("todo", ["update", "td_0001", "--TITLE", "new"], "Did you mean --title: `update td_0001 --title new`?"),
-        ("timer", ["start", "--DURATION", "5m", "tea"], "Did you mean --duration: `start --duration 5m tea`?"),
+        (
+            "todo",
+            ["update", "td_0001", "--TITLE", "new"],
+            "Did you mean --title: `update td_0001 --title new`?",
+        ),
+        (
+            "timer",
+            ["start", "--DURATION", "5m", "tea"],
+            "Did you mean --duration: `start --duration 5m tea`?",
+        ),
         ("timer", ["list", "--Due-Before", "2026-04-05"], "Did you mean `due --before`?"),
         ("todo", ["add", "x", "--Version"], "--version is an option of the app: give it before the command."),
     ],
@@ -1532,3 +1544,28 @@ def test_words_left_over_with_options_that_cannot_go_together_get_one_call_for_e
     assert len(calls) == 2, error
     for call in calls:
         assert timer.run(*call, env=NOW).ok, call
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["start", "--duration", *("1 h " * 40).split(), "tea"],  # the hint's reading of the words
+        ["start", "--duration", "1 h " * 40 + "tea"],  # the value's own reading
+        ["start", "1 h " * 40 + "tea"],  # a length among the label's words
+    ],
+)
+def test_a_long_phrase_of_lengths_is_answered_at_once(timer: AppRunner, args: list[str]) -> None:
+    """Found by an outside review: reading `--duration 1 h 1 h ... tea` took twice as long for
+    each `1 h` more (27 s at 24), as the phrase pattern could split each space two ways. Run in
+    a process of its own, bounded far above any answer's time: each is answered (the label alone
+    is a stopwatch's: it does not read as a length as a whole)."""
+    finished = subprocess.run(
+        [sys.executable, "app/cli.py", *args],
+        cwd=timer.package.root,
+        env={**os.environ, **timer.env, "AGENTIC_NOW": NOW["AGENTIC_NOW"]},
+        capture_output=True,
+        timeout=120,
+    )
+    envelope = json.loads(finished.stdout)
+    expected = 0 if envelope["ok"] else EXIT_STATUS[ErrorCode(envelope["error"]["code"])]
+    assert finished.returncode == expected, envelope
