@@ -1431,6 +1431,9 @@ def test_another_commands_option_in_other_letters_is_said_to_be_that_commands(to
         (["start", "--duraton", "15", "min", "tea"], "tea", 15),
         (["start", "--duration", "1", "h", "30", "min", "tea"], "tea", 90),
         (["start", "--duration", "2", "hours", "15", "min", "standup"], "standup", 135),
+        # Found by the second review: a value that reads alone, extended by smaller units.
+        (["start", "--duration", "1h", "30m", "tea"], "tea", 90),
+        (["start", "--duration", "1h", "30", "min", "tea"], "tea", 90),
         # A reading is only ever extended by smaller units; a value complete alone stays as given.
         (["start", "--duration", "15", "min", "2", "days", "before", "trip"], "2 days before trip", 15),
         (["start", "--duration", "5", "min", "5", "min"], "5 min", 5),
@@ -1569,3 +1572,87 @@ def test_a_long_phrase_of_lengths_is_answered_at_once(timer: AppRunner, args: li
     envelope = json.loads(finished.stdout)
     expected = 0 if envelope["ok"] else EXIT_STATUS[ErrorCode(envelope["error"]["code"])]
     assert finished.returncode == expected, envelope
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args"),
+    [
+        ("todo", ["remove", "td_0001", "--noconfirm"]),
+        ("todo", ["remove", "td_0001", "--no-confirm"]),
+        ("todo", ["remove", "td_0001", "--unconfirmed"]),
+        ("todo", ["purge", "--completed-before", "2026-01-01", "--no-confirm"]),
+        ("notes", ["remove", "nt_0001", "--noconfirm"]),
+        ("timer", ["remove", "tm_0001", "--dont-confirm"]),
+    ],
+)
+def test_a_word_that_negates_an_option_is_never_guessed_as_it(
+    request: pytest.FixtureRequest, app_name: str, args: list[str]
+) -> None:
+    """Found by an outside review: `remove td_0001 --noconfirm` was hinted `remove td_0001
+    --confirm`, which deletes what the user declined to delete. A name that is an option's with
+    `no`, `not`, `un`, `dont` or `without` before it means the opposite: no option is guessed."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    make = {"todo": ["add", "x"], "notes": ["add", "x"], "timer": ["start", "x"]}[app_name]
+    assert app.run(*make, env=NOW).ok
+    before = {path.name: path.read_bytes() for path in app.state_dir.iterdir()}
+    refused = app.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert "Did you mean" not in error["hint"], error
+    assert "--confirm`" not in error["hint"], error
+    assert {path.name: path.read_bytes() for path in app.state_dir.iterdir()} == before
+
+
+@pytest.mark.parametrize("value", ["no", "false", "0", "N", "off"])
+def test_a_flag_given_no_is_told_to_be_left_out(todo: AppRunner, value: str) -> None:
+    """Found by an outside review: `remove td_0001 --confirm=no` was told "Give --confirm alone",
+    which confirms what the user declined. A flag given a value that says no is told to be left
+    out, and nothing is removed."""
+    assert todo.run("add", "x", env=NOW).ok
+    before = todo.state_file("todos.json").read_bytes()
+    refused = todo.run("remove", "td_0001", f"--confirm={value}", env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert error == {
+        "code": "USAGE_ERROR",
+        "message": "--confirm is a flag and takes no value.",
+        "hint": "To say no, leave --confirm out.",
+    }
+    assert todo.state_file("todos.json").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args"),
+    [
+        ("timer", ["rename", "tm_0001", "--label", "-x"]),
+        ("timer", ["rename", "tm_0001", "--LABEL", "--x"]),
+        ("notes", ["append", "nt_0001", "--txt", "-x"]),
+    ],
+)
+def test_an_unknown_option_followed_by_a_dash_word_is_not_offered_as_one_value(
+    request: pytest.FixtureRequest, app_name: str, args: list[str]
+) -> None:
+    """Found by an outside review: `rename tm_0001 --label -x` was hinted `rename tm_0001 --
+    "--label -x"`, which stored the label "--label -x" where "-x" was meant. An unknown option
+    followed by a word reads as an option given a value: it is not offered as a value after `--`."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run(*({"timer": ["start", "x"], "notes": ["add", "x"]}[app_name]), env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert "`" not in error["hint"], error
+
+
+@pytest.mark.parametrize("value", ["-x", "-"])
+def test_an_argument_named_as_an_option_with_a_dash_value_is_not_guessed_as_another_option(
+    notes: AppRunner, value: str
+) -> None:
+    """Found by an outside review: `append nt_0001 --text -x` was hinted `append nt_0001
+    --text-file -x`, which reads a file named -x (and `--text -` reads stdin). The name is the
+    TEXT argument's: the hint says so, with where a dash value goes, and guesses no option."""
+    assert notes.run("add", "x", env=NOW).ok
+    refused = notes.run("append", "nt_0001", "--text", value, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert error["hint"].startswith("append takes TEXT as an argument, without --text"), error
+    assert "--text-file" not in error["hint"]

@@ -251,9 +251,24 @@ def option_taken_as_value(
 def near_option(name: str, options: Sequence[str]) -> str | None:
     """The option a misspelt name most likely is (difflib, as for a command), compared without
     the dashes every option shares (else `--status` is "close" to `--tag`); None when none is close."""
-    bare = {option.lstrip("-"): option for option in options}
+    bare = {option.lstrip("-"): option for option in options if not negates(name, option)}
     close = difflib.get_close_matches(name.lower().lstrip("-"), list(bare), n=1, cutoff=0.6)
     return bare[close[0]] if close else None
+
+
+# Words that, before an option's name, make its opposite (`--noconfirm`, `--unconfirmed`).
+_NEGATIONS = ("without", "dont", "not", "non", "no", "un")
+
+
+def negates(name: str, option: str) -> bool:
+    """Whether `name` is `option` (or nearly) with a negation before it that the option lacks:
+    its opposite, never to be guessed as it (`--no-confirm` is no `--confirm`)."""
+    word, meant = name.lower().lstrip("-"), option.lstrip("-")
+    prefix = next((each for each in _NEGATIONS if word.startswith(each)), None)
+    if prefix is None or meant.startswith(prefix):
+        return False
+    rest = word[len(prefix) :].lstrip("-_'")
+    return bool(rest) and (rest.startswith(meant) or _ratio(rest, meant) >= 0.8)
 
 
 def _closer_elsewhere(
@@ -270,7 +285,10 @@ def _closer_elsewhere(
         return name
     bare = name.lstrip("-")
     close = difflib.get_close_matches(
-        bare, [each for each in theirs if theirs[each] not in options], n=1, cutoff=0.85
+        bare,
+        [each for each in theirs if theirs[each] not in options and not negates(name, theirs[each])],
+        n=1,
+        cutoff=0.85,
     )
     if not close:
         return None
@@ -289,11 +307,16 @@ def _ratio(one: str, other: str) -> float:
     return difflib.SequenceMatcher(None, one, other).ratio()
 
 
-def flag_with_value(option: str) -> AppError:
+# Values that say no: a flag given one (`--confirm=no`) is never told to be given alone.
+_NO = frozenset({"no", "n", "false", "f", "0", "off", "none", "never"})
+
+
+def flag_with_value(option: str, value: str = "") -> AppError:
+    said_no = value.strip().lower() in _NO
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{option} is a flag and takes no value.",
-        f"Give {option} alone, without `=VALUE`.",
+        f"To say no, leave {option} out." if said_no else f"Give {option} alone, without `=VALUE`.",
     )
 
 
@@ -388,13 +411,17 @@ def _renamed(typed: Sequence[str], misspelt: str, right: str, valued: Collection
     return renamed
 
 
-def argument_as_option(command: str, given: str, metavar: str, call: Sequence[str]) -> AppError:
+def argument_as_option(command: str, given: str, metavar: str, call: Sequence[str] | None) -> AppError:
     """An option named after one of the command's arguments (`extend tm_0001 --duration 5m`):
-    the argument is given as it is, without the name; `call` is the call so."""
+    the argument is given as it is, without the name; `call` is the call so, None when its value
+    is missing or starts with a dash (said in words: the call may be refused again)."""
+    takes = f"{command} takes {metavar.rstrip('.')} as an argument, without {given}"
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} has no option {quoted(given)}.",
-        f"{command} takes {metavar.rstrip('.')} as an argument, without {given}: `{_call(command, call)}`.",
+        f"{takes}: `{_call(command, call)}`."
+        if call is not None
+        else f"{takes}: give its value alone (one that starts with - after --, the options before it).",
     )
 
 
@@ -429,7 +456,7 @@ def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -
         f"{command} {option}"
         for command, options in others.items()
         for option in options
-        if word.endswith("-" + option.lstrip("-"))
+        if word.endswith("-" + option.lstrip("-")) and not negates(name, option)
     ]
     return f"Did you mean `{calls[0]}`? " if calls else ""
 

@@ -463,24 +463,24 @@ def _joined(command: Command, record: Sequence[Typed], count: int) -> list[str] 
 
 
 def _read_on(record: Sequence[Typed], at: int, readers: Mapping[str, Callable[[str], str | None]]) -> int:
-    """How many of the plain words after the option typed at `record[at]` its reader reads with
-    a value it does not read alone (`--duration 15` + `min`); 0 for none. The fewest words that
-    read, then more only while each reading extends the last (`1 h`, 1h, + `30 min`: 1h30m): a
-    value that reads alone (`20m 5 min warning`) or words that would change what was read
-    (`15 min 2 days before`: 2d15m) leave the rest to the label."""
+    """How many of the plain words after the option's value typed at `record[at]` its reader
+    reads with it; 0 for none. For a value it does not read alone (`--duration 15`), the fewest
+    words that make it read (`min`); then, from what it reads, more only while each reading
+    extends the last with smaller units (`1h` + `30m`: 1h30m). A reading the words would change
+    (`20m` + `5 min`: 25m; `15 min` + `2 days`: 2d15m) leaves them to the label."""
     typed = record[at]
     reads = readers.get(typed.param.option) if typed.param is not None and typed.value is not None else None
-    if reads is None or reads(typed.value or "") is not None:
+    if reads is None:
         return 0
     words: list[str] = []
     for each in record[at + 1 :]:
         if each.param is not None or each.word == "--":
             break
         words.append(each.word)
-    taken, reading = 0, ""
+    taken, reading = 0, reads(typed.value or "")
     for size in range(1, len(words) + 1):
         read = reads(" ".join([typed.value or "", *words[:size]]))
-        if read is not None and (not taken or (read != reading and read.startswith(reading))):
+        if read is not None and (reading is None or (read != reading and read.startswith(reading))):
             taken, reading = size, read
     return taken
 
@@ -597,7 +597,7 @@ def _take(
                     f"Option '{name}' does not take a value.",
                     "Run the command with --help to see its arguments and options.",
                 )
-            raise hints.flag_with_value(name)
+            raise hints.flag_with_value(name, value)
         line.given(param, None)
         if param is not _HELP:
             line.record.append(Typed(words[index], param))
@@ -718,6 +718,9 @@ def _unknown_option(
         named = _argument_named(command, slot, words, index) if at_word else None
         if named is not None:
             return hints.argument_as_option(command.name, name, slot.metavar if slot else "", named)
+        if at_word and slot is not None and _names_the_argument(slot, word):
+            # Its value starts with a dash (or is missing): no other option is guessed for it.
+            return hints.argument_as_option(command.name, name, slot.metavar, None)
         refused = _value_refusal(command, slot, word) if at_word and slot is not None else None
         if refused is not None and slot is not None and not word.startswith("--"):
             raise hints.bad_value(slot.metavar, refused.message, getattr(refused, "hint", None), command.name)
@@ -779,9 +782,11 @@ def _unknown_long_option_after(command: Command, words: Sequence[str], index: in
 
 def _given_a_value(words: Sequence[str], index: int) -> bool:
     """Whether the unknown option at `words[index]` carries a value: `=VALUE`, or a next word
-    that does not start with a dash."""
-    following = words[index + 1] if index + 1 < len(words) else "-"
-    return "=" in words[index] or not following.startswith("-")
+    that does not start with a dash, or any next word but `--` after a long option's name
+    (`rename tm_0001 --label -x`: offered after `--`, the label would be "--label -x")."""
+    following = words[index + 1] if index + 1 < len(words) else "--"
+    long_name = words[index].startswith("--") and following != "--"
+    return "=" in words[index] or not following.startswith("-") or long_name
 
 
 def _argument_named(
@@ -793,12 +798,8 @@ def _argument_named(
     the value as that argument, the option's name left out; None otherwise, or when the value is
     missing or starts with a dash (the call would be refused again)."""
     word = words[index]
-    name, equals, value = word.partition("=")
-    if slot is None:
-        return None
-    typed, argument = name.lstrip("-").casefold(), slot.metavar.rstrip(".").casefold()
-    near = word.startswith("--") and difflib.SequenceMatcher(None, typed, argument).ratio() >= _NEARLY
-    if typed != argument and not near:
+    _, equals, value = word.partition("=")
+    if not _names_the_argument(slot, word):
         return None
     rest = list(words[index + 1 :])
     if not equals:
@@ -809,6 +810,15 @@ def _argument_named(
         return None
     kept = [each for each in [*words[:index], value, *rest] if each not in HELP_FLAGS]
     return kept
+
+
+def _names_the_argument(slot: Parameter | None, word: str) -> bool:
+    """Whether the unknown option `word` is named after the argument `slot`, or nearly."""
+    if slot is None:
+        return False
+    typed, argument = word.partition("=")[0].lstrip("-").casefold(), slot.metavar.rstrip(".").casefold()
+    near = word.startswith("--") and difflib.SequenceMatcher(None, typed, argument).ratio() >= _NEARLY
+    return typed == argument or near
 
 
 def _argument_at(command: Command, position: int) -> Parameter | None:
