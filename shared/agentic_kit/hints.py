@@ -64,6 +64,8 @@ class OtherValue(AppError):
         the value `typed` (`--tag -home`'s second word, or `--tag=-home`)."""
         call = list(words)
         call[at] = call[at][: len(call[at]) - len(typed)] + self.instead
+        if not _pasteable(call):
+            return AppError(ErrorCode.VALIDATION_ERROR, self.message, f"{self.hint} {self.instead}.")
         return AppError(ErrorCode.VALIDATION_ERROR, self.message, f"{self.hint} `{_call(command, call)}`.")
 
 
@@ -109,8 +111,8 @@ def unknown_command(
         refused = refusal_of(near, words) if refusal_of is not None else None
         hint = (
             f"Did you mean `{' '.join([*before, _call(near, words)])}`? "
-            if refused is None
-            else f"Did you mean {near}? {_still_refused(refused)} "
+            if refused is None and _pasteable(before, words)
+            else f"Did you mean {near}? {_still_refused(refused) if refused is not None else ''}"
         )
     return AppError(
         ErrorCode.USAGE_ERROR,
@@ -148,6 +150,13 @@ def _call(command: str, words: Sequence[str]) -> str:
     return " ".join([command, *(shell_word(shortened(word, CALL_WORD_MAX_CHARS)) for word in words)])
 
 
+def _pasteable(*calls: Sequence[str]) -> bool:
+    """Whether the words can stand in a hint between backticks: a word holding a backtick would
+    end the call there, and what follows could read as a call of its own (`x` `remove td_0001
+    --confirm` #`, found outside). A hint with such a word says what to change in words."""
+    return not any("`" in word for call in calls for word in call)
+
+
 def bad_choice(
     option: str, value: str, choices: Sequence[str], command: str, words: Sequence[str] = (), at: int = -1
 ) -> AppError:
@@ -168,6 +177,8 @@ def bad_choice(
     typed = list(words)
     if at >= 0:
         typed[at] = typed[at][: len(typed[at]) - len(value)] + close[0]
+    if at >= 0 and not _pasteable(typed):
+        return validation_error(message, f"Did you mean {close[0]}? Give {option} {close[0]}.")
     call = _call(command, typed) if at >= 0 else f"{command} {option} {close[0]}"
     return validation_error(message, f"Did you mean {close[0]}? `{call}`.")
 
@@ -185,8 +196,8 @@ def missing_argument(
     before them; `options`: the options typed, as typed. The hint says in words where each goes,
     with no call: any value in one would be a placeholder or a guess, stored as if meant."""
     names = [metavar.rstrip(".") for metavar, _ in missing]
-    after = _call(command, given)
-    before = f", before {_call('', options).strip()}" if options else ""
+    after = _call(command, given) if _pasteable(given) else f"{command} and the arguments given"
+    before = f", before {_call('', options).strip()}" if options and _pasteable(options) else ""
     helps = [help_text.rstrip(".") for _, help_text in missing]
     what = "; ".join(f"{name}: {text}" for name, text in zip(names, helps, strict=True) if text)
     # An ID, and each word of a repeatable argument (TAG...), is one value without spaces.
@@ -207,7 +218,7 @@ def missing_option(
     """A required option left out: name the option, not its value's metavar, as an argument; in
     words, as a missing argument is (a call would hold a placeholder for its value). `call`: the
     words after the command when a word typed alone was most likely the option's value."""
-    if call is not None:
+    if call is not None and _pasteable(call):
         return AppError(
             ErrorCode.USAGE_ERROR,
             f"{command} needs its {option} option, and takes no argument.",
@@ -349,6 +360,9 @@ def unknown_option(
     message = f"{owner} no option {quoted(given)}."
     call = _call(command or "", fixed or ["--", given]).strip()
     dashed = f"A value that starts with - goes after `--`, and options before it: `{call}`."
+    if not _pasteable(fixed or [given], *(apart or {}).values()):
+        call, apart = "", {}
+        dashed = "A value that starts with - goes after `--`, and options before it."
     if apart:  # `fixed` holds options that cannot go together: one call for each of them
         calls = " or ".join(f"`{_call(command or '', each)}`" for each in apart.values())
         dashed = (
@@ -379,13 +393,16 @@ def unknown_option(
     if right and command and shaped:
         corrected = _renamed(typed, typed[at].partition("=")[0], right, valued)
         refused = refusal_of(corrected) if refusal_of is not None else None
+        still = f"{_still_refused(refused, listed)} " if refused is not None else ""
         guess = (
             f"Did you mean {right}: `{_call(command, corrected)}`? "
-            if refused is None
-            else f"Did you mean {right}? {_still_refused(refused, listed)} "
+            if refused is None and _pasteable(corrected)
+            else f"Did you mean {right}? {still}"
         )
     value = (
-        f" If {given} is a value, it goes after `--`: `{call}`." if as_value and fixed and not guess else ""
+        f" If {given} is a value, it goes after `--`: `{call}`."
+        if as_value and fixed and not guess and call
+        else ""
     )
     return AppError(ErrorCode.USAGE_ERROR, message, f"{guess}{listed}{value}")
 
@@ -420,7 +437,7 @@ def argument_as_option(command: str, given: str, metavar: str, call: Sequence[st
         ErrorCode.USAGE_ERROR,
         f"{command} has no option {quoted(given)}.",
         f"{takes}: `{_call(command, call)}`."
-        if call is not None
+        if call is not None and _pasteable(call)
         else f"{takes}: give its value alone (one that starts with - after --, the options before it).",
     )
 
@@ -434,13 +451,21 @@ def options_after_dashes(
     words = " ".join(quoted(word) for word in options)
     calls = " or ".join(f"`{_call(command, each)}`" for each in apart.values())
     hint = f"but {' and '.join(apart)} cannot go together: give one, {calls}" if apart else ""
+    if not _pasteable(moved, *apart.values()):
+        fix = "Options go before `--`" + (
+            f", but {' and '.join(apart)} cannot go together." if apart else "."
+        )
+    else:
+        fix = (
+            f"Options go before `--`, {hint}."
+            if apart
+            else f"Options go before `--`: `{_call(command, moved)}`."
+        )
     return AppError(
         ErrorCode.USAGE_ERROR,
         f"{command} reads every word after `--` as a value; {words} "
         f"{'is an option' if len(options) == 1 else 'are options'} of {command}.",
-        f"Options go before `--`, {hint}."
-        if apart
-        else f"Options go before `--`: `{_call(command, moved)}`.",
+        fix,
     )
 
 
@@ -481,6 +506,10 @@ def extra_arguments(
 
     def offer(call: Sequence[str]) -> str:
         clash = apart(call) if apart is not None else {}
+        if not _pasteable(call, *clash.values()):
+            return f"{quote}." + (
+                f" Give one of {' and '.join(clash)}: they cannot go together." if clash else ""
+            )
         if not clash:
             return f"{quote}: `{_call(command, call)}`."
         calls = " or ".join(f"`{_call(command, each)}`" for each in clash.values())
@@ -537,9 +566,17 @@ def word_of_an_option(
     words = " ".join(quoted(each) for each in extra)
     takes = " ".join(name for name, _ in arguments)
     where = arguments[-1][0].lower()
+    message = f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra."
+    if not _pasteable(whole, moved):
+        return AppError(
+            ErrorCode.USAGE_ERROR,
+            message,
+            f"To keep {quoted(word)} in the {where}, quote every word as one; if it is {moved[0]}'s "
+            f"value, give it as {moved[0]} {moved[1]}.",
+        )
     return AppError(
         ErrorCode.USAGE_ERROR,
-        f"{command} takes {takes}; {words} {'is' if len(extra) == 1 else 'are'} extra.",
+        message,
         f"To keep {quoted(word)} in the {where}, quote every word as one: `{_call(command, whole)}`; "
         f"if it is {moved[0]}'s value: `{_call(command, moved)}`.",
     )

@@ -1656,3 +1656,39 @@ def test_an_argument_named_as_an_option_with_a_dash_value_is_not_guessed_as_anot
     assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
     assert error["hint"].startswith("append takes TEXT as an argument, without --text"), error
     assert "--text-file" not in error["hint"]
+
+
+MARKED = "Run `make test` now"  # a value holding backticks, as Markdown titles and notes often do
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args"),
+    [
+        ("todo", ["add", MARKED, "--descripton", "x"]),
+        ("todo", ["add", "x", "--descripton", MARKED]),
+        ("todo", ["ad", MARKED]),
+        ("todo", ["add", MARKED, "--priority", "hihg"]),
+        ("todo", ["add", *MARKED.split()]),
+        ("todo", ["add", "-" + MARKED]),
+        ("todo", ["add", "--tag", "home", "--", "-" + MARKED, "--priority", "high"]),
+        ("todo", ["add", "x", "--description", MARKED, "--priorty", "high"]),
+        ("notes", ["add", "T", "--bdy", MARKED]),
+        ("notes", ["append", "nt_0001", "--text", MARKED]),
+        ("timer", ["start", "--duration", "15", "min", MARKED]),
+        ("timer", ["start", "10m", MARKED]),
+    ],
+)
+def test_a_value_holding_a_backtick_is_never_put_in_a_hint(
+    request: pytest.FixtureRequest, app_name: str, args: list[str]
+) -> None:
+    """Found by an outside review: a hint's call holding a value with backticks ended at the
+    value's first backtick, and what followed read as another call: `add x --descripton 'x`
+    `remove td_0001 --confirm` #'` was hinted with `remove td_0001 --confirm` as its last call.
+    A value holding a backtick is never echoed in a hint: the hint says what to change in words."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run(*({"timer": ["start", "x"]}.get(app_name, ["add", "x"])), env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert refused.exit_status in (2, 3), error
+    assert "make test" not in error["hint"], error
+    assert error["hint"].count("`") % 2 == 0, error
