@@ -1692,3 +1692,60 @@ def test_a_value_holding_a_backtick_is_never_put_in_a_hint(
     assert refused.exit_status in (2, 3), error
     assert "make test" not in error["hint"], error
     assert error["hint"].count("`") % 2 == 0, error
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["update", "td_0001", "--no-clear-due-at"],
+        ["update", "td_0001", "--dont-clear-repeat"],
+        ["update", "td_0001", "--without-clear-due-at"],
+        ["remove", "td_0001", "--do-not-confirm"],
+        ["remove", "td_0001", "--don't-confirm"],
+        ["remove", "td_0001", "--confirm-not"],
+        ["remove", "td_0001", "--confirmno"],
+        ["remove", "td_0001", "--confirm_no"],
+        ["remove", "td_0001", "--never-confirm"],
+        ["remove", "td_0001", "--skip-confirm"],
+        ["remove", "td_0001", "--disconfirm"],
+        ["purge", "--do-not-confirm"],
+        ["complete", "td_0001", "--skip-confirm"],
+        ["list", "--tag-not", "x"],
+        ["list", "--excerpt-off"],
+    ],
+)
+def test_no_form_of_a_negated_option_is_guessed_as_an_option(todo: AppRunner, args: list[str]) -> None:
+    """Found by a third review: a name negating one option was guessed as the next closest
+    (`--no-clear-due-at` as `--clear-repeat`, which cleared the repeat), and negations other than
+    a leading `no`, `un`... (`--do-not-confirm`, `--confirm-not`, `--skip-confirm`) were guessed
+    as `--confirm`. A name holding a word of negation gets no guess at all."""
+    assert todo.run("add", "x", "--due-at", "2026-04-02", "--repeat", "weekly", env=NOW).ok
+    before = todo.state_file("todos.json").read_bytes()
+    refused = todo.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert (refused.exit_status, error["code"]) == (2, "USAGE_ERROR")
+    assert "Did you mean" not in error["hint"], error
+    assert todo.state_file("todos.json").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("app_name", "args"),
+    [
+        ("todo", ["add", "foo", "--tag", "`reboot` now"]),
+        ("todo", ["add", "foo", "--priority", MARKED]),
+        ("timer", ["list", "--sort", "`rm x`"]),
+        ("notes", ["tag", "nt_0001", MARKED]),
+    ],
+)
+def test_a_value_holding_a_backtick_is_not_echoed_in_a_hints_words_either(
+    request: pytest.FixtureRequest, app_name: str, args: list[str]
+) -> None:
+    """Found by a third review: a tag's hyphenated form and a far choice's value were echoed in
+    the hint with their backticks (`--tag `reboot`-now`), so the hint's last backticked span was
+    part of the value."""
+    app: AppRunner = request.getfixturevalue(app_name)
+    assert app.run(*({"timer": ["start", "x"]}.get(app_name, ["add", "x"])), env=NOW).ok
+    refused = app.run(*args, env=NOW)
+    error = error_of(refused.envelope)
+    assert refused.exit_status in (2, 3), error
+    assert not any(part in error["hint"] for part in ("reboot", "make test", "rm x")), error

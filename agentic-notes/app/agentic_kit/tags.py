@@ -99,7 +99,8 @@ def _hyphenated(clean: str, option: str | None) -> str:
     """The tag given, its words joined by hyphens, when that makes a tag (`grocery list` is
     grocery-list); the rule, with an example, when it does not (a control character)."""
     joined = "-".join(clean.split())
-    if joined.isprintable() and len(joined) <= TAG_MAX_CHARS:
+    # Not a value holding a backtick: it would break the backticks around a hint's call.
+    if joined.isprintable() and len(joined) <= TAG_MAX_CHARS and "`" not in joined:
         return f"Use hyphens: {option + ' ' if option else ''}{joined}."
     return "Use hyphens between words (machine-learning), and no control characters."
 

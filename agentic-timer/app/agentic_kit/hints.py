@@ -172,7 +172,8 @@ def bad_choice(
     if not close:
         return validation_error(
             message,
-            f"Give the one of those values that was meant: none is close enough to {quoted(value)} to guess.",
+            "Give the one of those values that was meant: none is close enough to "
+            f"{quoted(value) if _pasteable([value]) else 'the value given'} to guess.",
         )
     typed = list(words)
     if at >= 0:
@@ -267,19 +268,38 @@ def near_option(name: str, options: Sequence[str]) -> str | None:
     return bare[close[0]] if close else None
 
 
-# Words that, before an option's name, make its opposite (`--noconfirm`, `--unconfirmed`).
-_NEGATIONS = ("without", "dont", "not", "non", "no", "un")
+# Words of a name that make an option's opposite (`--do-not-confirm`, `--confirm-off`), and the
+# same glued to its start or end (`--noconfirm`, `--unconfirmed`, `--disconfirm`, `--confirmno`).
+_NEGATION_WORDS = frozenset(
+    {"no", "not", "non", "dont", "don't", "never", "skip", "without", "off", "false", "disable", "cancel"}
+)
+_NEGATION_PREFIXES = ("without", "never", "skip", "dont", "anti", "dis", "not", "non", "no", "un")
+_NEGATION_SUFFIXES = ("never", "false", "not", "off", "no")
+
+
+def _negated(name: str) -> str | None:
+    """The rest of `name` when it holds a negation (`--do-not-confirm`: `confirm`), else None."""
+    word = name.lower().lstrip("-")
+    parts = [part for part in re.split(r"[-_\s]+", word) if part]
+    kept = [part for part in parts if part not in _NEGATION_WORDS and part != "do"]
+    if kept and len(kept) < len(parts):
+        return "-".join(kept)
+    prefix = next((each for each in _NEGATION_PREFIXES if word.startswith(each)), None)
+    if prefix is not None and len(word) > len(prefix) + 2:
+        return word[len(prefix) :].lstrip("-_'")
+    suffix = next((each for each in _NEGATION_SUFFIXES if word.endswith(each)), None)
+    if suffix is not None and len(word) > len(suffix) + 2:
+        return word[: -len(suffix)].rstrip("-_'")
+    return None
 
 
 def negates(name: str, option: str) -> bool:
-    """Whether `name` is `option` (or nearly) with a negation before it that the option lacks:
-    its opposite, never to be guessed as it (`--no-confirm` is no `--confirm`)."""
-    word, meant = name.lower().lstrip("-"), option.lstrip("-")
-    prefix = next((each for each in _NEGATIONS if word.startswith(each)), None)
-    if prefix is None or meant.startswith(prefix):
+    """Whether `name` is `option` (or nearly) with a negation the option lacks: its opposite,
+    never to be guessed as it (`--no-confirm`, `--confirm-not`, `--skip-confirm`: no `--confirm`)."""
+    rest, meant = _negated(name), option.lstrip("-")
+    if not rest or _negated(option) is not None:
         return False
-    rest = word[len(prefix) :].lstrip("-_'")
-    return bool(rest) and (rest.startswith(meant) or _ratio(rest, meant) >= 0.8)
+    return rest.startswith(meant) or meant.startswith(rest) or _ratio(rest, meant) >= 0.8
 
 
 def _closer_elsewhere(
@@ -382,7 +402,15 @@ def unknown_option(
     # --tag: the opposite meaning).
     theirs = _closer_elsewhere(name, options, elsewhere or {}) if command else None
     right = None if theirs else near_option(name, options)
-    if theirs is not None and theirs != name:
+    everywhere = [*options, *(option for each in (elsewhere or {}).values() for option in each)]
+    # Unless it is, nearly, an option that is itself a negation (`--untagg`: update's --untag).
+    negatives = [option for option in everywhere if _negated(option) is not None]
+    if any(negates(name, option) for option in everywhere) and near_option(name, negatives) is None:
+        # The opposite of an option: no other option is guessed for it either (`--no-clear-due-at`
+        # is not `--clear-repeat`, found outside).
+        theirs = right = None
+        guess = ""
+    elif theirs is not None and theirs != name:
         guess = f"Did you mean {theirs}? It is {_owned(theirs, elsewhere or {})}. "
     else:
         guess = f"Did you mean {right}? " if right else _guess_elsewhere(name, elsewhere)
