@@ -365,12 +365,17 @@ def test_a_misspelt_command_hints_the_whole_call_corrected(
     request: pytest.FixtureRequest, app_name: str, args: list[str], meant: list[str]
 ) -> None:
     app: AppRunner = request.getfixturevalue(app_name)
+    assert misspelt_commands_call(app, args) == meant
+    assert app.run(*meant, env=NOW).ok
+
+
+def misspelt_commands_call(app: AppRunner, args: list[str]) -> list[str]:
+    """The call a misspelt command's refusal offers, as a shell splits it."""
     refused = app.run(*args, env=NOW)
     assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
     call = re.search(r"Did you mean `([^`]+)`", error_of(refused.envelope)["hint"])
     assert call is not None
-    assert shlex.split(call.group(1)) == meant
-    assert app.run(*meant, env=NOW).ok
+    return shlex.split(call.group(1))
 
 
 @pytest.mark.parametrize(
@@ -1401,11 +1406,7 @@ def test_a_misspelt_commands_call_keeps_the_apps_options_typed_before_it(
     """Found by an outside review: `--human lst` was hinted `list`, which answers in JSON. The
     app's options typed before the command stay before it in the call the hint gives."""
     app: AppRunner = request.getfixturevalue(app_name)
-    refused = app.run(*args, env=NOW)
-    assert (refused.exit_status, refused.error_code) == (2, "USAGE_ERROR")
-    call = re.search(r"Did you mean `([^`]+)`", error_of(refused.envelope)["hint"])
-    assert call is not None
-    assert shlex.split(call.group(1)) == meant
+    assert misspelt_commands_call(app, args) == meant
     followed = app.run_text(*meant, env=NOW)
     assert followed.exit_status == 0
     assert not followed.stdout.startswith("{"), followed.stdout  # the text --human asked for
