@@ -715,12 +715,10 @@ def _unknown_option(
         # call with `--` before the word would be refused the same way (extend -5m). Not for a
         # word shaped like a long option (`--foo`): that is an option the command lacks.
         slot = _argument_at(command, len(line.words))
-        named = _argument_named(command, slot, words, index) if at_word else None
-        if named is not None:
-            return hints.argument_as_option(command.name, name, slot.metavar if slot else "", named)
         if at_word and slot is not None and _names_the_argument(slot, word):
-            # Its value starts with a dash (or is missing): no other option is guessed for it.
-            return hints.argument_as_option(command.name, name, slot.metavar, None)
+            # With the call, or in words when its value starts with a dash or is missing: no
+            # other option is guessed for it (`append nt_0001 --text -x` is no --text-file).
+            return hints.argument_as_option(command.name, name, slot.metavar, _argument_named(words, index))
         refused = _value_refusal(command, slot, word) if at_word and slot is not None else None
         if refused is not None and slot is not None and not word.startswith("--"):
             raise hints.bad_value(slot.metavar, refused.message, getattr(refused, "hint", None), command.name)
@@ -789,18 +787,13 @@ def _given_a_value(words: Sequence[str], index: int) -> bool:
     return "=" in words[index] or not following.startswith("-") or long_name
 
 
-def _argument_named(
-    command: Command, slot: Parameter | None, words: Sequence[str], index: int
-) -> list[str] | None:
-    """When the unknown option at `words[index]` names the argument its value would fill
+def _argument_named(words: Sequence[str], index: int) -> list[str] | None:
+    """For the unknown option at `words[index]` that names the argument its value would fill
     (`extend tm_0001 --duration 5m`, `get --id td_0001`), or nearly (`--duraton`, found outside:
     its value was read as the argument and refused as taking time away): the call's words with
-    the value as that argument, the option's name left out; None otherwise, or when the value is
-    missing or starts with a dash (the call would be refused again)."""
-    word = words[index]
-    _, equals, value = word.partition("=")
-    if not _names_the_argument(slot, word):
-        return None
+    the value as that argument, the option's name left out; None when the value is missing or
+    starts with a dash (the call would be refused again)."""
+    _, equals, value = words[index].partition("=")
     rest = list(words[index + 1 :])
     if not equals:
         if not rest:
@@ -812,10 +805,8 @@ def _argument_named(
     return kept
 
 
-def _names_the_argument(slot: Parameter | None, word: str) -> bool:
+def _names_the_argument(slot: Parameter, word: str) -> bool:
     """Whether the unknown option `word` is named after the argument `slot`, or nearly."""
-    if slot is None:
-        return False
     typed, argument = word.partition("=")[0].lstrip("-").casefold(), slot.metavar.rstrip(".").casefold()
     near = word.startswith("--") and difflib.SequenceMatcher(None, typed, argument).ratio() >= _NEARLY
     return typed == argument or near

@@ -400,15 +400,15 @@ def unknown_option(
     # Another command's option, or a name closer to one of those than to any of this command's, is
     # that command's (`--Clear-due-at`, `--untagg`), not a misspelling of this one's (--due-at,
     # --tag: the opposite meaning).
-    theirs = _closer_elsewhere(name, options, elsewhere or {}) if command else None
-    right = None if theirs else near_option(name, options)
+    # The opposite of an option gets no guess at all, not the next closest either
+    # (`--no-clear-due-at` is not `--clear-repeat`, found outside), unless it is nearly an option
+    # that is itself a negation (`--untagg`: update's --untag).
     everywhere = [*options, *(option for each in (elsewhere or {}).values() for option in each)]
-    # Unless it is, nearly, an option that is itself a negation (`--untagg`: update's --untag).
     negatives = [option for option in everywhere if _negated(option) is not None]
-    if any(negates(name, option) for option in everywhere) and near_option(name, negatives) is None:
-        # The opposite of an option: no other option is guessed for it either (`--no-clear-due-at`
-        # is not `--clear-repeat`, found outside).
-        theirs = right = None
+    opposite = any(negates(name, option) for option in everywhere) and near_option(name, negatives) is None
+    theirs = _closer_elsewhere(name, options, elsewhere or {}) if command and not opposite else None
+    right = None if opposite or theirs else near_option(name, options)
+    if opposite:
         guess = ""
     elif theirs is not None and theirs != name:
         guess = f"Did you mean {theirs}? It is {_owned(theirs, elsewhere or {})}. "
