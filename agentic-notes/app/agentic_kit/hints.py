@@ -522,17 +522,26 @@ def extra_arguments(
     after_dashes: bool = False,
     glued: Sequence[str] | None = None,
     apart: Callable[[Sequence[str]], Mapping[str, Sequence[str]]] | None = None,
+    unread: Callable[[Sequence[str]], Sequence[str]] | None = None,
 ) -> AppError:
     """`arguments`: the command's (METAVAR, value taken) in order; `extra`: the words left over;
     `options`: the options given, as typed, which the fix keeps; `after_dashes`: the extra words
     were typed after `--`; `glued`: the call with each run of extra words quoted into the option
     value typed just before it (`--title -Book flights`) or into the last argument, when a run
     goes to an option; `apart(call)`: when the call holds options that cannot go together, each
-    of them and the call without the others (a call for each is offered instead)."""
+    of them and the call without the others (a call for each is offered instead); `unread(call)`:
+    the options whose value in the call their reader does not take (no call is offered then)."""
     words = " ".join(quoted(word) for word in extra)
     quote = "Quote a value of several words as one argument"
 
     def offer(call: Sequence[str]) -> str:
+        # `start tea --duration 400 days` would be offered `start "tea days" --duration 400`:
+        # refused in turn, and a label never meant.
+        refused = unread(call) if unread is not None else ()
+        if refused:
+            takes = "it takes" if len(refused) == 1 else "they take"
+            given = " and ".join(refused)
+            return f"{quote}, and give {given} a value {takes}: run `{command} --help` to see its form."
         clash = apart(call) if apart is not None else {}
         if not _pasteable(call, *clash.values()):
             return f"{quote}." + (

@@ -341,7 +341,26 @@ def _refuse_words_left_over(command: Command, line: Line, words: Sequence[str]) 
             after_dashes,
             glued,
             apart=lambda call: _apart(command, call),
+            unread=lambda call: _unread(command, call),
         )
+
+
+def _unread(command: Command, call: Sequence[str]) -> list[str]:
+    """The options of the call (before `--`) marked `option_in_words` whose value its reader does
+    not take (`--duration 400`: a number alone): a call that keeps it would be refused in turn."""
+    readers = dict(command.options_in_words)
+    cut = list(call).index("--") if "--" in call else len(call)
+    refused = []
+    for at, word in enumerate(call[:cut]):
+        name, equals, value = word.partition("=")
+        reads = readers.get(name)
+        if reads is None:
+            continue
+        if not equals:
+            value = call[at + 1] if at + 1 < cut else ""
+        if reads(value) is None and name not in refused:
+            refused.append(name)
+    return refused
 
 
 def _refuse_an_option_taken_as_a_value(command: Command, line: Line, extra: Sequence[str]) -> None:
