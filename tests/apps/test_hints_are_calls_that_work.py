@@ -1775,3 +1775,19 @@ def test_words_left_over_beside_a_length_it_cannot_read_get_no_call_that_keeps_i
     assert "--duration" in error["hint"], error["hint"]
     assert suggested_call(error["hint"]) == ["start", "--help"], error["hint"]
     assert timer.run("list", "--status", "all", env=NOW).items == []
+
+
+@pytest.mark.parametrize("value", ["--foo", "-abc", "-"])
+def test_a_dash_word_that_is_no_length_is_not_said_to_take_time_away(timer: AppRunner, value: str) -> None:
+    """Found by a re-read of the last review's open findings: `extend tm_0001 -- --foo` was
+    refused as "DURATION '--foo' would take time away", though it is no length at all. Only a
+    dash before a length (`-5m`) is read as taking time away; any other word is no duration."""
+    assert timer.run("start", "tea", "--duration", "10m", env=NOW).ok
+    before = timer.state_file("timers.json").read_bytes()
+    refused = timer.run("extend", "tm_0001", "--", value, env=NOW)
+    error = error_of(refused.envelope)
+    assert (error["code"], refused.exit_status) == ("VALIDATION_ERROR", 3)
+    assert error["message"] == f"DURATION '{value}' is not a duration.", error
+    assert timer.state_file("timers.json").read_bytes() == before
+    taken_away = error_of(timer.run("extend", "tm_0001", "--", "-5m", env=NOW).envelope)
+    assert taken_away["message"] == "DURATION '-5m' would take time away."

@@ -71,8 +71,15 @@ def _bare_lengths(number: str) -> list[str]:
 
 def time_to_add(text: str) -> str:
     """extend's DURATION, refused when it starts with - (`extend tm_0001 -5m`): a countdown only
-    grows, so no hint offers `-- -5m`, which would be refused again. The rest is check_duration's."""
-    if text.lstrip().startswith("-"):
+    grows, so no hint offers `-- -5m`, which would be refused again. A dash before no length
+    (`--foo`) is refused here as no duration; the rest is check_duration's, in the command."""
+    stripped = text.lstrip()
+    if stripped.startswith("-") and read_as_duration(stripped[1:]) is None:
+        try:
+            parse_duration(text)
+        except ValueError as error:  # check_duration's words for a text that reads as no length
+            raise BadValue(f"{quoted(text)} {error}.", f"Write it {DURATION_FORMATS}.") from None
+    if stripped.startswith("-"):
         raise BadValue(
             f"{quoted(text)} would take time away.",
             "extend only adds time: give a positive length, such as 5m. A countdown cannot be "
