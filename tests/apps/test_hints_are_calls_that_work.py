@@ -1294,7 +1294,12 @@ def test_a_misspelt_name_given_as_a_value_is_kept_as_typed(
     [
         ("todo", ["list", "--overdu", "yes"], "list takes no arguments; got 'yes'"),
         ("notes", ["remove", "nt_0001", "--confir", "yes"], "remove takes ID; 'yes' is extra"),
-        ("todo", ["list", "--tags", "a", "--", "--tags", "b"], "list takes no arguments"),
+        # The misspelt option after `--` is that option too, moved before it (a later finding).
+        (
+            "todo",
+            ["list", "--tags", "a", "--", "--tags", "b"],
+            "list reads every word after `--` as a value; '--tags' is most likely its option --tag",
+        ),
     ],
 )
 def test_a_corrected_call_with_words_left_over_is_not_offered(
@@ -1791,3 +1796,29 @@ def test_a_dash_word_that_is_no_length_is_not_said_to_take_time_away(timer: AppR
     assert timer.state_file("timers.json").read_bytes() == before
     taken_away = error_of(timer.run("extend", "tm_0001", "--", "-5m", env=NOW).envelope)
     assert taken_away["message"] == "DURATION '-5m' would take time away."
+
+
+@pytest.mark.parametrize(
+    ("args", "typed", "meant"),
+    [
+        (["add", "--", "-foo", "--priorty", "high"], "--priorty", "--priority"),
+        (["add", "--", "-foo", "--priorty=high"], "--priorty", "--priority"),
+        (["add", "--", "-foo", "--tagg", "home"], "--tagg", "--tag"),
+    ],
+)
+def test_a_misspelt_option_after_dashes_is_moved_before_them_as_meant(
+    todo: AppRunner, args: list[str], typed: str, meant: str
+) -> None:
+    """Found by a re-read of the last review's open findings: `add -- -foo --priorty high` was
+    hinted `add -- "-foo --priorty high"`, a title holding the misspelt option. Words after `--`
+    that are nearly an option of the command, with more words than its arguments take, are that
+    option: the hint moves it before `--`, spelt right, and says so."""
+    refused, followed = follow(todo, *args)
+    error = error_of(refused)
+    assert error["code"] == "USAGE_ERROR"
+    assert f"'{typed}' is most likely its option {meant}" in error["message"], error
+    assert followed["ok"] is True, followed
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert item["title"] == "-foo"
+    assert (item["priority"], item["tags"]) == (("high", []) if meant == "--priority" else (None, ["home"]))
