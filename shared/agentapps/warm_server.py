@@ -104,7 +104,9 @@ def main() -> None:
     serve(control, script, script_path, environ, handlers, mask, loaded, unseeded, held)
 
 
-def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScript | None]:
+def preimport(
+    script_path: str, reads: list[str] | None = None
+) -> tuple[weakref.WeakSet[random.Random], HeldScript | None]:
     """Import every module the script names in an import statement, and every module that the
     package's own modules (those in the script's folder) name anywhere in them, function bodies
     included: a lazy import, cheap for a cold run that does not need it (a writer's filelock), is
@@ -112,14 +114,99 @@ def preimport(script_path: str) -> tuple[weakref.WeakSet[random.Random], HeldScr
     exactly as a cold run would. Then the script is compiled once and, when it has a main guard,
     its body is run once (`hold_script`); None when that body fails.
 
+    All of it only while nothing read there is a call's own (`_watching_start_up`: an AGENTIC_*
+    setting, the whole environment, the arguments): a script that reads its state file's setting
+    once, at start-up, would read the warm process's. When something is, the package's own
+    modules are let go and the script is run whole in every call, as a cold run does; the
+    libraries stay imported. `reads` (given) gets what was read.
+
     Returns, besides, the random.Random instances these made without a seed (or last seeded with
     none): a cold run draws fresh ones, so every call's child reseeds them (one seeded with a
     value keeps the state that value gave it, as it would cold)."""
     unseeded: weakref.WeakSet[random.Random] = weakref.WeakSet()
-    with _recording_unseeded(unseeded):
+    seen: list[str] = [] if reads is None else reads
+    with _recording_unseeded(unseeded), _watching_start_up(seen):
         _import_all(script_path)
         held = hold_script(script_path)
+    if seen and held is not None:
+        _let_go_of_own_modules(script_path)
+        held = _whole(script_path)
     return unseeded, held
+
+
+class _WatchedEnviron(os._Environ):  # type: ignore[type-arg]
+    """os.environ itself (the same mapping underneath), noting each read of what only a call has:
+    a setting named AGENTIC_*, or the whole environment (iterated, copied)."""
+
+    def __init__(self, real: Any, seen: list[str]) -> None:
+        super().__init__(real._data, real.encodekey, real.decodekey, real.encodevalue, real.decodevalue)
+        self._seen = seen
+
+    def __getitem__(self, key: Any) -> Any:  # get() and `in` read through it too
+        if isinstance(key, str) and key.startswith("AGENTIC_"):
+            self._seen.append(f"the setting {key}")
+        return super().__getitem__(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        self._seen.append("the whole environment")
+        return super().__iter__()
+
+
+class _WatchedArgv(list):  # type: ignore[type-arg]
+    """sys.argv as the warm process has it, noting that it was read: a call brings its own."""
+
+    def __init__(self, argv: list[str], seen: list[str]) -> None:
+        super().__init__(argv)
+        self._seen = seen
+
+    def _read(self) -> None:
+        self._seen.append("the arguments")
+
+    def __getitem__(self, index: Any) -> Any:
+        self._read()
+        return super().__getitem__(index)
+
+    def __iter__(self) -> Iterator[Any]:
+        self._read()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._read()
+        return super().__len__()
+
+
+@contextlib.contextmanager
+def _watching_start_up(seen: list[str]) -> Iterator[None]:
+    """While it lasts, os.environ and sys.argv note in `seen` each read of what only a call has."""
+    environ, argv = os.environ, sys.argv
+    os.environ = _WatchedEnviron(environ, seen)  # noqa: B003 - the same mapping underneath, watched
+    sys.argv = _WatchedArgv(argv, seen)
+    try:
+        yield
+    finally:
+        os.environ = environ  # noqa: B003 - the real one back
+        if isinstance(sys.argv, _WatchedArgv):
+            sys.argv = list.__getitem__(sys.argv, slice(None))
+        else:
+            sys.argv = argv
+
+
+def _let_go_of_own_modules(script_path: str) -> None:
+    """Forget the modules of the script's folder: every call's child imports them anew."""
+    folder = os.path.dirname(os.path.realpath(script_path)) + os.sep
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and os.path.realpath(file).startswith(folder):
+            del sys.modules[name]
+
+
+def _whole(script_path: str) -> HeldScript:
+    """The script compiled whole, run in every call (None as code when it does not compile)."""
+    try:
+        with open(script_path, "rb") as handle:
+            return HeldScript(compile(handle.read(), script_path, "exec"), None)
+    except (OSError, SyntaxError, ValueError):
+        return HeldScript(None, None)
 
 
 @contextlib.contextmanager
@@ -148,20 +235,29 @@ def learn(
     unseeded generator they make is recorded, a failed import is ignored (the next child imports
     the module itself, as before). A module is imported only if this process finds it where the
     call found it (its spec's origin), under a parent it holds: a call that changed sys.path
-    imported what a cold run of it would, not what this process would find. Each new module's
-    file is then watched for changes like the rest."""
+    imported what a cold run of it would, not what this process would find. A module that reads
+    what only a call has as it is imported (`_watching_start_up`) is let go again, with what it
+    imported, and never learnt: each call imports it, as before. Each new module's file is then
+    watched for changes like the rest."""
     with _recording_unseeded(unseeded):
         for name, origin in reported:
             parent = name.rpartition(".")[0]
-            if name in sys.modules or (parent and parent not in sys.modules):
+            if name in sys.modules or name in _UNLEARNT or (parent and parent not in sys.modules):
                 continue
+            before, seen = set(sys.modules), list[str]()
             try:
                 spec = importlib.util.find_spec(name)
                 if spec is None or spec.origin != origin:
                     continue
                 signature = _signature(origin) if spec.has_location else None
-                importlib.import_module(name)
+                with _watching_start_up(seen):
+                    importlib.import_module(name)
             except BaseException:  # noqa: BLE001 - broken here: each call imports it as before
+                continue
+            if seen:
+                _UNLEARNT.add(name)
+                for added in set(sys.modules) - before:
+                    del sys.modules[added]
                 continue
             if signature is not None:
                 loaded.setdefault(origin, signature)  # as it was before it was read
@@ -169,6 +265,8 @@ def learn(
         loaded[file] = signature
 
 
+# Modules a call imported that read what only a call has as they were imported: never learnt.
+_UNLEARNT: set[str] = set()
 _WARM_MODULE = "agentapps_warm"
 
 
@@ -271,7 +369,9 @@ def hold_script(script_path: str) -> HeldScript | None:
     body = [statement for statement in tree.body if not _tests_name(statement)]
     module = _main_module(script_path)
     saved_path, saved_argv, saved_main = list(sys.path), sys.argv, sys.modules["__main__"]
-    sys.argv = [sys.argv[1]]  # the script as argv[0], as a cold run has it; a call brings its arguments
+    # The script as argv[0], as a cold run has it; a call brings its arguments (a read is noted).
+    given = [list.__getitem__(saved_argv, 1)]  # the script as the command gave it: no read of the script's
+    sys.argv = _WatchedArgv(given, saved_argv._seen) if isinstance(saved_argv, _WatchedArgv) else given
     sys.modules["__main__"] = module
     try:
         exec(compile(ast.Module(body=body, type_ignores=[]), script_path, "exec"), module.__dict__)
@@ -863,5 +963,20 @@ def _exit_status(code: object) -> int:
     return 1
 
 
+def print_reads(script: str) -> None:
+    """`warm_server.py --reads SCRIPT`, from the package root: what the script, and the modules of
+    its package, read at start-up that only a call has (JSON; [] when its body can be held)."""
+    script_path = os.path.abspath(script)
+    sys.path[0] = os.path.dirname(os.path.realpath(script_path))
+    sys.argv = [sys.argv[0], script]  # as main() is given it
+    sys.modules[_WARM_MODULE] = _warm_module()
+    seen: list[str] = []
+    preimport(script_path, seen)
+    print(json.dumps(sorted(set(seen))))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--reads"]:
+        print_reads(sys.argv[2])
+    else:
+        main()

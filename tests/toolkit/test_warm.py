@@ -853,6 +853,51 @@ def test_a_guarded_script_whose_body_needs_a_call_runs_cold(tmp_path: Path, warm
         assert hot.document == {"setting": value}
 
 
+@pytest.mark.parametrize(
+    ("body", "module"),
+    [
+        # Found by a runtime author's seed-only to-do: a setting read once, with a default, at start.
+        ("STATE = os.environ.get('AGENTIC_PROBE') or 'none'\n", ""),
+        ("STATE = os.getenv('AGENTIC_PROBE', 'none')\n", ""),
+        ("STATE = 'AGENTIC_PROBE' in os.environ and os.environ['AGENTIC_PROBE']\n", ""),
+        ("STATE = dict(os.environ).get('AGENTIC_PROBE')\n", ""),
+        ("STATE = sys.argv[1:]\n", ""),
+        # The same read in a module of the package's own, imported by the script.
+        ("from helper import STATE\n", "import os\nSTATE = os.environ.get('AGENTIC_PROBE') or 'none'\n"),
+    ],
+)
+def test_a_script_that_reads_a_calls_settings_or_arguments_at_start_answers_warm_as_cold(
+    tmp_path: Path, warm: WarmRuntime, body: str, module: str
+) -> None:
+    """What a script's body (or a module of its package) reads at start-up that only a call has,
+    an AGENTIC_* setting or the arguments, is read in every call: warm answers as cold does."""
+    package = python_package(
+        tmp_path,
+        "import json, os, sys\n"
+        + body
+        + 'if __name__ == "__main__":\n    print(json.dumps({"state": STATE}))\n',
+        module=module,
+    )
+    env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
+    for value in ("first", "second", "third", "fourth"):
+        env["AGENTIC_PROBE"] = value
+        cold, hot = both(package, [value], warm, env=env)
+        same(cold, hot)
+
+
+def test_the_suites_apps_read_nothing_of_a_call_at_start() -> None:
+    """The warm process holds each suite app's body: none reads a setting or its arguments there."""
+    for package in PACKAGES:
+        probe = subprocess.run(
+            [sys.executable, str(SUITE / "shared" / "agentapps" / "warm_server.py"), "--reads", "app/cli.py"],
+            cwd=SUITE / package,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert json.loads(probe.stdout) == [], (package, probe.stdout)
+
+
 # What a call imports that the warm process lacks: learnt by the warm process for the next calls.
 
 LAZY = """
