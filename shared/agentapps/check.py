@@ -660,7 +660,7 @@ class _Probe:
             # Aimed at an id that does not exist, a refusal may be NOT_FOUND: it proves nothing.
             tried = (
                 f" The declared samples for {', '.join(self.samples_refused)} created nothing (no "
-                "`item.id` in a successful answer)."
+                "entity's `id` in a successful answer)."
                 if self.samples_refused
                 else ""
             )
@@ -702,7 +702,7 @@ class _Probe:
 
     def _create_without_describe(self) -> str | None:
         """Without describe, each declared command not gated by confirmation, given one sample
-        word, until one answers a new entity (`item.id`), as the seed's `add <title>` does."""
+        word, until one answers a new entity (its id: `_created_id`), as the seed's `add <title>` does."""
         for command in self._ungated_commands():
             if command in self.samples:
                 continue  # tried with its samples
@@ -727,9 +727,22 @@ class _Probe:
 
 
 def _created_id(created: Invocation | None) -> str | None:
-    """The new entity's id from a successful answer (`item.id`), if it gave one."""
-    item = (created.envelope or {}).get("item") if created is not None and created.ok else None
-    return str(item["id"]) if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+    """The new entity's id from a successful answer, if it gave one: `item.id` (this suite's
+    apps), else the `id` of the one object in the answer that has one (a seed app may answer
+    under `todo`: the seed names no key), else the answer's own `id`."""
+    envelope = (created.envelope or {}) if created is not None and created.ok else {}
+    item = envelope.get("item")
+    if isinstance(item, dict) and isinstance(item.get("id"), str):
+        return str(item["id"])
+    held = [
+        value["id"]
+        for value in envelope.values()
+        if isinstance(value, dict) and isinstance(value.get("id"), str)
+    ]
+    if len(held) == 1:
+        return str(held[0])
+    own = envelope.get("id")
+    return own if isinstance(own, str) and not held else None
 
 
 def _declared_samples(manifest: AppManifest, report: Report) -> dict[str, list[str]]:

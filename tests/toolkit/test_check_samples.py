@@ -100,3 +100,23 @@ def test_samples_of_another_shape_are_reported_and_not_used(
         ("confirmation.unverified", "warning"),
     ]
     assert re.search(r"checkSamples must map each command to a list of strings", found[0][2])
+
+
+@pytest.mark.parametrize("key", ["todo", "entry"])
+def test_a_remove_without_confirmation_is_caught_whatever_key_holds_the_new_entity(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """Found by a runtime author's seed-only to-do, whose `add` answers the new item under `todo`
+    (the seed names no key): check found no `item.id`, aimed remove at no entity, and passed an app
+    that deletes without --confirm. The new entity's id is read from the one object of the answer
+    that has one, whatever its key."""
+    target = tmp_path / "packages" / "deletes-without-confirmation"
+    shutil.copytree(FIXTURES / "deletes-without-confirmation", target)
+    cli = target / "app" / "cli.py"
+    source = cli.read_text()
+    assert source.count('"command": "add", "item": item') == 1
+    cli.write_text(source.replace('"command": "add", "item": item', f'"command": "add", "{key}": item'))
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(target.parent))
+    status, found = check(agentapps, target)
+    assert status == 13
+    assert {(rule, severity) for rule, severity, _ in found} == {("confirmation.refuses", "error")}
