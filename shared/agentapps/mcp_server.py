@@ -55,7 +55,7 @@ from mcp_types import INVALID_PARAMS
 
 from agentic_kit.envelope import Envelope, error_envelope, to_json
 from agentic_kit.errors import AppError, ErrorCode
-from agentic_kit.text import printable
+from agentic_kit.text import printable, shortened
 
 from .catalog import discover
 from .describe_cache import cached_describe, describe_key, keep_describe
@@ -95,6 +95,9 @@ CONFIRM_HINT = 'Ask the user; if they agree, call the tool again with "confirm":
 # a tool result over 25,000 tokens, and even text of about 1.3 bytes a token (accented or CJK)
 # stays under that; ASCII JSON is nearer 3 bytes a token, about 11,000 tokens.
 MAX_ANSWER_BYTES = 32_000
+# How much of a refused argument's value or name a refusal shows, and how many unknown names.
+ARGUMENT_SHOWN_CHARS = 60
+UNKNOWN_NAMED = 5
 PAGE_LIMIT = 50  # items a list-like tool answers when its call gives no `limit`
 
 
@@ -645,12 +648,22 @@ def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
     for error in sorted(
         Draft202012Validator(schema).iter_errors(arguments), key=lambda error: list(error.path)
     ):
-        where = ".".join(str(part) for part in error.absolute_path)
+        # What was given is named, never repeated whole: a value or key of any size is answered
+        # within the bound, as the apps' own refusals quote a value (`quoted`).
+        where = shortened(".".join(str(part) for part in error.absolute_path), ARGUMENT_SHOWN_CHARS)
         if error.validator == "additionalProperties":
             unknown = sorted(set(arguments) - set(schema["properties"]))
-            message = f"{', '.join(unknown)}: not an argument of {command.name} (see its input schema)."
+            named = ", ".join(shortened(name, ARGUMENT_SHOWN_CHARS) for name in unknown[:UNKNOWN_NAMED])
+            more = f" and {len(unknown) - UNKNOWN_NAMED:,} more" if len(unknown) > UNKNOWN_NAMED else ""
+            message = f"{named}{more}: not an argument of {command.name} (see its input schema)."
         else:
-            message = f"{where or 'arguments'}: {error.message}."
+            said = error.message
+            given = repr(error.instance)
+            if given in said and len(given) > ARGUMENT_SHOWN_CHARS:
+                said = said.replace(
+                    given, f"{shortened(given, ARGUMENT_SHOWN_CHARS)} ({len(given):,} characters)"
+                )
+            message = f"{where or 'arguments'}: {shortened(said, 4 * ARGUMENT_SHOWN_CHARS)}."
         raise AppError(
             ErrorCode.VALIDATION_ERROR, message, "Call the tool with the arguments its input schema lists."
         )

@@ -188,3 +188,27 @@ def test_an_answer_over_the_bound_that_cannot_be_paged_says_whether_it_took_effe
         assert read["error"]["details"]["mayHaveTakenEffect"] is False
 
     run(tmp_path, scenario, TODO)
+
+
+def test_a_refused_argument_of_any_size_is_answered_within_the_bound(tmp_path: Path) -> None:
+    """Found by an outside review: the input-schema refusals repeated the value or key in full
+    (a 300,000-character priority, an array of 100,000 titles, 5,000 unknown keys): answers of up
+    to 1.4 MB. Each now names what was given, shortened, well within the bound; nothing is added."""
+
+    async def scenario(session: ClientSession) -> None:
+        calls: list[dict[str, Any]] = [
+            {"title": "x", "k" * 200_000: 1},
+            {"title": "x", **{f"key{number}": 1 for number in range(5_000)}},
+            {"title": list(range(100_000))},
+            {"title": "x", "priority": "p" * 300_000},
+        ]
+        for arguments in calls:
+            failed, refused, size = await answer(session, "agentic_to_do__add", arguments)
+            assert failed
+            assert refused["error"]["code"] == "VALIDATION_ERROR"
+            assert size <= 2_000, (size, refused["error"]["message"][:200])
+            assert len(json.dumps(refused)) <= 2_000
+        failed, listed, _ = await answer(session, "agentic_to_do__list", {})
+        assert listed["count"] == 0
+
+    run(tmp_path, scenario, TODO)
