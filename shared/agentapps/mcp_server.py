@@ -669,6 +669,21 @@ def check_arguments(command: Command, arguments: dict[str, Any]) -> None:
         )
 
 
+def refuse_a_nul(command: Command, arguments: dict[str, Any]) -> None:
+    """VALIDATION_ERROR naming the argument that holds a NUL character and goes on the app's
+    command line, which cannot carry one (a cold start fails; a warm call would hand the app what
+    no shell could). Text given as the app's stdin (`_as_text`) is the app's to judge, as a file's is."""
+    as_stdin = {_property(option["name"]) for option in _as_text(command)}
+    for name, value in arguments.items():
+        values = value if isinstance(value, list) else [value]
+        if name not in as_stdin and any(isinstance(each, str) and "\x00" in each for each in values):
+            raise AppError(
+                ErrorCode.VALIDATION_ERROR,
+                f"{name}: holds a NUL character, which no command line can carry.",
+                "Remove it: the app takes no text with one.",
+            )
+
+
 class EndedBeforeItsCommit(Exception):
     """A call interrupted (cancelled) that ended before its commit: it changed nothing."""
 
@@ -692,6 +707,7 @@ def call(
             arguments = page.app_arguments(command, arguments)
         argv = command_line(command, arguments)
         stdin = stdin_text(command, arguments)
+        refuse_a_nul(command, arguments)
         try:
             require_confirmation(argv, command.package.manifest, approved=arguments.get("confirm") is True)
         except AppError as error:

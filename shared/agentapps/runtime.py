@@ -12,6 +12,7 @@ CONTRACT_VIOLATION. Finding packages and showing them to an agent is catalog.py'
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import sys
@@ -33,6 +34,9 @@ from .warm import WarmRuntime
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 24 * 60 * 60.0
 DEFAULT_MAX_OUTPUT = 16 * 1024 * 1024  # bytes, on stdout and on stderr each
+# The most one command-line word holds on Linux (MAX_ARG_STRLEN, with its final NUL): past it, or
+# past the whole line's limit, the program cannot start (E2BIG).
+MAX_WORD_BYTES = 131_071
 # The violation of a run the runtime killed for passing its output cap.
 OUTPUT_CAP_RULE = "output.size"
 # How much of an app's stdout and stderr a failure envelope carries.
@@ -200,6 +204,15 @@ def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tupl
             details={"mayHaveTakenEffect": True},
         ) from None
     except OSError as error:
+        if error.errno == errno.E2BIG:  # the call's fault, not the package's: nothing ran
+            longest = max((len(word.encode(errors="surrogateescape")) for word in args), default=0)
+            raise toolkit_error(
+                ErrorCode.VALIDATION_ERROR,
+                f"The call is too long for a command line: its longest word is {longest:,} bytes "
+                f"(one word holds at most {MAX_WORD_BYTES:,}), so the app was not started.",
+                "Shorten it; a runtime that passes words without a command line (the warm one) "
+                "takes it whole.",
+            ) from None
         raise toolkit_error(CONTRACT_VIOLATION, f"entry.command cannot start: {error}.") from None
     return relay(invocation)
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import ClientSession
 
 from agentapps.mcp_server import MAX_ANSWER_BYTES, PAGE_LIMIT
@@ -212,3 +213,46 @@ def test_a_refused_argument_of_any_size_is_answered_within_the_bound(tmp_path: P
         assert listed["count"] == 0
 
     run(tmp_path, scenario, TODO)
+
+
+@pytest.mark.parametrize("mode", [[], ["--cold"]])
+def test_a_nul_in_an_argument_is_refused_naming_it_warm_and_cold(tmp_path: Path, mode: list[str]) -> None:
+    """Found by an outside review: no command line can carry a NUL, yet over MCP one came through
+    to the app warm (to-do stored it; notes answered INTERNAL_ERROR), and cold it was a Python
+    ValueError relayed as INTERNAL_ERROR. It is VALIDATION_ERROR naming the argument, both ways,
+    and nothing is added."""
+
+    async def scenario(session: ClientSession) -> None:
+        for tool, arguments, name in [
+            ("agentic_to_do__add", {"title": "x", "description": "a\x00b"}, "description"),
+            ("agentic_notes__add", {"title": "x", "body": "a\x00b"}, "body"),
+            ("agentic_to_do__add", {"title": "a\x00b"}, "title"),
+        ]:
+            failed, refused, _ = await answer(session, tool, arguments)
+            assert failed
+            assert refused["error"]["code"] == "VALIDATION_ERROR", refused
+            assert refused["error"]["message"].startswith(f"{name}: "), refused
+            assert "NUL" in refused["error"]["message"]
+        for tool in ("agentic_to_do__list", "agentic_notes__list"):
+            _, listed, _ = await answer(session, tool, {})
+            assert listed["count"] == 0
+
+    run(tmp_path, scenario, [*mode, *TODO, *NOTES])
+
+
+def test_a_word_too_long_for_a_command_line_is_refused_cold_not_blamed_on_the_package(tmp_path: Path) -> None:
+    """Found by an outside review: cold, a 200 KB note body (the app takes 1 MiB) could not start
+    the app ("Argument list too long") and was CONTRACT_VIOLATION, blaming the package. It is
+    VALIDATION_ERROR saying the word is too long for a command line; warm, the body is saved."""
+
+    async def scenario(session: ClientSession) -> None:
+        failed, refused, _ = await answer(
+            session, "agentic_notes__add", {"title": "x", "body": "b" * 200_000}
+        )
+        assert failed
+        assert refused["error"]["code"] == "VALIDATION_ERROR", refused
+        assert "command line" in refused["error"]["message"]
+        _, listed, _ = await answer(session, "agentic_notes__list", {})
+        assert listed["count"] == 0
+
+    run(tmp_path, scenario, ["--cold", *NOTES])
