@@ -206,7 +206,7 @@ def due(
     sort: Annotated[SortKey | None, sort_option(SortKey.due)] = None,
     limit: Annotated[int | None, limit_option("timers")] = None,
 ) -> Payload:
-    """Running countdowns whose due time has come, soonest first: poll this."""
+    """Fired countdowns not yet stopped (running or paused), soonest first: poll this."""
     now_ms = to_ms(now())
     if before is not None:
         fired = operations.due_timers(

@@ -82,7 +82,10 @@ class TimerView(CamelModel):
     remaining_ms: int | None = Field(
         description="A countdown's time left, never negative; null for a stopwatch."
     )
-    is_due: bool = Field(description="True for a running countdown whose due time has come.")
+    is_due: bool = Field(
+        description="True for a countdown that has fired and is not stopped: running past its due "
+        "time, or paused after it."
+    )
 
 
 class TimerState(VersionedState):

@@ -76,14 +76,15 @@ def search_timers(state: TimerState, terms: list[str], statuses: set[Status]) ->
 
 
 def due_timers(state: TimerState, now_ms: int, *, inclusive: bool = True) -> list[Timer]:
-    """Running countdowns whose due time has come by now_ms (or before it, when not inclusive),
-    in creation order."""
+    """Countdowns that have fired and are not stopped (running past their due time, or paused
+    after it: `is_due`), whose due time has come by now_ms (or before it, when not inclusive), in
+    creation order."""
     if inclusive:
         return [timer for timer in state.timers if is_due(timer, now_ms)]
     return [
         timer
         for timer in state.timers
-        if timer.status == "running" and (due := due_ms(timer)) is not None and due < now_ms
+        if (due := due_ms(timer)) is not None and due < now_ms and is_due(timer, now_ms)
     ]
 
 

@@ -26,8 +26,14 @@ def due_ms(timer: Timer) -> int | None:
 
 
 def is_due(timer: Timer, now_ms: int) -> bool:
+    """Whether a countdown has fired and is not yet stopped: running past its due time, or paused
+    after it (a paused one's due time is where its running time reached its duration)."""
     due = due_ms(timer)
-    return timer.status == "running" and due is not None and now_ms >= due
+    if due is None or timer.status == "stopped":
+        return False
+    if timer.status == "paused" and timer.paused_at is not None:
+        return due <= ms(timer.paused_at)
+    return now_ms >= due
 
 
 def view(timer: Timer, now_ms: int) -> dict[str, object]:
@@ -66,5 +72,7 @@ def view(timer: Timer, now_ms: int) -> dict[str, object]:
         "updatedAt": timer.updated_at,
         "elapsedMs": elapsed,
         "remainingMs": None if duration is None else max(0, duration - elapsed),
-        "isDue": timer.status == "running" and due is not None and now_ms >= due,
+        # Fired and not stopped: running past its due time, or paused after it (until, for a
+        # paused timer, is its pause), as is_due reads it.
+        "isDue": due is not None and timer.status != "stopped" and until >= due,
     }
