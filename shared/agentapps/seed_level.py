@@ -31,7 +31,12 @@ STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
 STATE_FILE_NAME = "todos.json"
 SEED_CODES = frozenset({"CONFIRMATION_REQUIRED"})
 INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
-TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "null": (type(None),), "boolean": (bool,)}
+TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "null": (type(None),),
+    "number": (int, float),
+    "boolean": (bool,),
+}
 # Keys a seed-level scenario may not set: the seed defines no clock, no state folder, no settings.
 NOT_AT_SEED_LEVEL = ("now", "env", "files", "folders")
 NOT_IN_A_SEED_STEP = ("now", "env", "locked")
@@ -83,7 +88,10 @@ def seed_differences(
     if isinstance(expected, dict) and "$instant" in expected:
         return _instant_differences(expected, actual, instants, where)
     if isinstance(expected, dict) and "$type" in expected:
-        if isinstance(actual, TYPES[expected["$type"]]):
+        # JSON's true and false are no numbers, though Python's bool is an int.
+        if isinstance(actual, TYPES[expected["$type"]]) and (expected["$type"] == "boolean") == isinstance(
+            actual, bool
+        ):
             return []
         return [f"{where}: expected a {expected['$type']}, got {show(actual)}"]
     if isinstance(expected, dict):
