@@ -208,10 +208,17 @@ def _name_part(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
+def _package_part(package: str) -> str:
+    """The package's name part, with a `_` before it when it starts with a digit (a slug may:
+    `2do`): Gemini on Vertex AI takes only a name that starts with a letter or an underscore."""
+    part = _name_part(package)
+    return f"_{part}" if part[:1].isdigit() else part
+
+
 def readable_tool_name(package: str, command: str) -> str:
     """`<package>__<command>`: `agentic-to-do` `add` → `agentic_to_do__add`, a command path's words
-    joined by `_` (`items remove` → `items_remove`)."""
-    return f"{_name_part(package)}__{_name_part(command)}"
+    joined by `_` (`items remove` → `items_remove`); `2do` `list` → `_2do__list`."""
+    return f"{_package_part(package)}__{_name_part(command)}"
 
 
 def _hashed(package: str, command: str, digits: int) -> str:
@@ -219,7 +226,7 @@ def _hashed(package: str, command: str, digits: int) -> str:
     readable name, cut to fit (_cut), then `digits` hex digits of the SHA-256 of the package's
     name and the command (UTF-8; a name that was not UTF-8 hashes as given)."""
     digest = hashlib.sha256(f"{package}\n{command}".encode("utf-8", "surrogatepass")).hexdigest()
-    package_part, command_part = _cut(_name_part(package), _name_part(command), MAX_TOOL_NAME - 3 - digits)
+    package_part, command_part = _cut(_package_part(package), _name_part(command), MAX_TOOL_NAME - 3 - digits)
     return f"{package_part}__{command_part}_{digest[:digits]}"
 
 

@@ -21,6 +21,8 @@ from tests.toolkit.conftest import FIXTURES, SUITE
 from tests.toolkit.test_mcp import run
 
 CLIENTS_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+# Gemini on Vertex AI: a function declaration's name starts with a letter or an underscore.
+VERTEX_PATTERN = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$")
 
 
 def served_keys() -> list[tuple[str, str]]:
@@ -51,6 +53,7 @@ def test_every_tool_of_every_package_has_a_name_every_client_accepts() -> None:
     assert len(set(names.values())) == len(keys)  # none merged
     for key, name in names.items():
         assert CLIENTS_PATTERN.match(name), (key, name)
+        assert VERTEX_PATTERN.match(name), (key, name)
 
 
 def test_a_name_is_the_package_and_the_command_in_letters_digits_and_underscores() -> None:
@@ -144,3 +147,16 @@ def test_a_cut_never_leaves_a_run_of_underscores_at_either_side_of_the_separator
     assert "___" not in name
     assert re.fullmatch(r"agentic_to_do_a__x{38}_[0-9a-f]{8}", name), name
     assert len(name) == 64
+
+
+def test_a_package_whose_name_starts_with_a_digit_gets_names_vertex_accepts() -> None:
+    """Found by an outside review: a slug may start with a digit (`2do`), and `2do__list` is
+    refused by Vertex AI, whose names start with a letter or an underscore. Such a package part
+    is given a leading `_`; a long one keeps its hash."""
+    names = tool_names([("2do", "list"), ("2do", "remove"), ("9" * 70, "add"), ("agentic-to-do", "add")])
+    assert names[("2do", "list")] == "_2do__list"
+    assert names[("2do", "remove")] == "_2do__remove"
+    assert names[("agentic-to-do", "add")] == "agentic_to_do__add"
+    for key, name in names.items():
+        assert CLIENTS_PATTERN.match(name), (key, name)
+        assert VERTEX_PATTERN.match(name), (key, name)
