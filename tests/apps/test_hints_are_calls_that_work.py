@@ -1822,3 +1822,20 @@ def test_a_misspelt_option_after_dashes_is_moved_before_them_as_meant(
     assert isinstance(item, dict)
     assert item["title"] == "-foo"
     assert (item["priority"], item["tags"]) == (("high", []) if meant == "--priority" else (None, ["home"]))
+
+
+@pytest.mark.parametrize(("app", "args"), [("todo", ["add", "x"]), ("notes", ["add", "x", "--body", "b"])])
+def test_too_many_tags_on_a_new_entity_are_not_told_to_remove_its_tags(
+    request: pytest.FixtureRequest, app: str, args: list[str]
+) -> None:
+    """Found by an agent's working day: `add` with 51 tags was hinted "Remove tags it no longer
+    needs first", though nothing existed yet to remove them from. A new entity is told to give
+    at most 50; an existing one, to remove some first."""
+    runner: AppRunner = request.getfixturevalue(app)
+    tags = [word for number in range(51) for word in ("--tag", f"t{number}")]
+    refused = runner.run(*args, *tags, env=NOW)
+    error = error_of(refused.envelope)
+    assert (error["code"], refused.exit_status) == ("VALIDATION_ERROR", 3)
+    assert "no longer needs" not in error["hint"], error
+    assert "at most 50" in error["hint"], error
+    assert runner.run("list", env=NOW).envelope["count"] == 0

@@ -239,7 +239,7 @@ LATER = "2026-04-01T00:00:01Z"
         ({"n": {"$type": "number"}}, {"n": 3}, None),
         ({"n": {"$type": "number"}}, {"n": 2.5}, None),
         ({"n": {"$type": "number"}}, {"n": True}, "envelope.n: expected a number, got true"),
-        ({"n": {"$type": "number"}}, {"n": "3"}, "envelope.n: expected a number, got \"3\""),
+        ({"n": {"$type": "number"}}, {"n": "3"}, 'envelope.n: expected a number, got "3"'),
         ({"b": {"$type": "boolean"}}, {"b": 0}, "envelope.b: expected a boolean, got 0"),
         ({"items": [{"id": "b"}, {"id": "a"}]}, {"items": [{"id": "a"}, {"id": "b"}]}, None),
         ({"items": [{"id": "a"}, {"id": "a"}]}, {"items": [{"id": "a"}, {"id": "b"}]}, "no order fits"),

@@ -110,12 +110,14 @@ def merged_tags(current: Iterable[str], added: Iterable[str], what: str) -> list
     unnormalised gives way to its normalised form when it is given again); more than TAGS_MAX is
     VALIDATION_ERROR (`what`: "A note", "An item")."""
     by_key = {tag_key(tag): tag for tag in current}
+    kept = len(by_key)
     by_key.update((tag_key(tag), tag) for tag in added)
     tags = sorted(by_key.values())
     if len(tags) > TAGS_MAX:
         raise validation_error(
             f"{what} carries at most {TAGS_MAX} tags; this would make {len(tags)}.",
-            "Remove tags it no longer needs first.",
+            # A new one has none to remove: the call gives too many (found by an agent's day).
+            "Remove tags it no longer needs first." if kept else f"Give at most {TAGS_MAX} tags.",
         )
     return tags
 
