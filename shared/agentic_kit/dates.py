@@ -265,8 +265,7 @@ def near_readings(text: str, now: datetime, *, instant_only: bool = False) -> li
         full = f"{written}T{rest[1:].upper()}"
         if _accepted_instant(full):
             return [NearReading(full, "the date written in full")]
-        local = _local_instant(full, where) if _LOCAL.fullmatch(full) else None
-        return [NearReading(local, f"that time in {zones.name()}")] if local is not None else []
+        return _local_readings(full, where, "that time") if _LOCAL.fullmatch(full) else []
     both = _DAY_MONTH_YEAR.fullmatch(cleaned)
     if both is not None and not instant_only:
         year, first, second = int(both["y"]), int(both["a"]), int(both["b"])
@@ -283,9 +282,8 @@ def near_readings(text: str, now: datetime, *, instant_only: bool = False) -> li
         if hour > 23 or minute > 59 or second > 59:
             return []
         at = time(hour, minute, second)
-        value = _local_instant(datetime.combine(today, at).isoformat(), where)
         said = at.isoformat(timespec="minutes" if not second else "seconds")
-        return [NearReading(value, f"today at {said} in {zones.name()}")] if value else []
+        return _local_readings(datetime.combine(today, at).isoformat(), where, f"today at {said}")
     return []
 
 
@@ -308,10 +306,38 @@ def _spoken(day: date | None) -> str:
     return f"{day.day} {_MONTHS[day.month - 1]} {day.year}" if day is not None else ""
 
 
-def _local_instant(written: str, where: tzinfo) -> str | None:
-    """A local date-time without an offset, with the zone's offset at that moment."""
+def _local_readings(written: str, where: tzinfo, said: str) -> list[NearReading]:
+    """A local date-time without an offset (`said` in words: "that time", "today at 13:00"),
+    with the zone's offset at that moment. A time the zone's clocks skip (they go forward) is
+    said to be skipped, given as the moment it would be, with the offset the clocks then show (an
+    agent's hint said "that time" of one an hour off); one they show twice (they go back) is
+    both moments, for the user to choose."""
     try:
-        local = datetime.fromisoformat(written).replace(tzinfo=where)
+        naive = datetime.fromisoformat(written)
+        first, second = naive.replace(tzinfo=where, fold=0), naive.replace(tzinfo=where, fold=1)
+        shown = first.astimezone(UTC).astimezone(where)
+    except (ValueError, OverflowError):
+        return []
+    zone = zones.name()
+    if first.utcoffset() == second.utcoffset():
+        readings = [(first, f"{said} in {zone}")]
+    elif shown.replace(tzinfo=None) != naive:  # never on the zone's clocks
+        clock = naive.time().isoformat(timespec="minutes")
+        readings = [
+            (shown, f"there is no {clock} in {zone} that day, as its clocks go forward: this is that moment")
+        ]
+    else:
+        readings = [
+            (first, f"{said} in {zone}, the first time: before its clocks go back"),
+            (second, f"{said} in {zone}, the second time: after its clocks go back"),
+        ]
+    values = [(_instant_text(local), words) for local, words in readings]
+    return [NearReading(value, words) for value, words in values if value is not None]
+
+
+def _instant_text(local: datetime) -> str | None:
+    """A zoned moment as an accepted instant, or None when it is not one (out of range)."""
+    try:
         value = local.isoformat(timespec="seconds" if not local.microsecond else "milliseconds")
     except (ValueError, OverflowError):
         return None

@@ -1839,3 +1839,37 @@ def test_too_many_tags_on_a_new_entity_are_not_told_to_remove_its_tags(
     assert "no longer needs" not in error["hint"], error
     assert "at most 50" in error["hint"], error
     assert runner.run("list", env=NOW).envelope["count"] == 0
+
+
+def test_a_local_time_the_clocks_skip_is_said_to_be_skipped_and_hinted_as_the_clock_reads(
+    todo: AppRunner,
+) -> None:
+    """Found by an agent's working day: `--due-at 2027-03-14T02:30` in America/New_York, a time
+    its clocks skip, was hinted `2027-03-14T02:30:00-05:00 (that time in America/New_York)`: saved,
+    it read 03:30 by the zone's clocks, an hour off from what the hint said. The hint says the
+    time does not exist and gives the moment with the offset the clocks then show."""
+    env = {**NOW, "AGENTIC_TZ": "America/New_York"}
+    refused = todo.run("add", "x", "--due-at", "2027-03-14T02:30", env=env)
+    hint = error_of(refused.envelope)["hint"]
+    assert "2027-03-14T03:30:00-04:00" in hint, hint
+    assert "no 02:30" in hint, hint
+    followed = todo.run(*suggested_call_of_words(hint, "--due-at"), env=env)
+    assert followed.item["dueAt"] == "2027-03-14T07:30:00.000Z"
+
+
+def test_a_local_time_the_clocks_show_twice_is_offered_both_ways(todo: AppRunner) -> None:
+    """The other side of the same finding: 01:30 on the night the clocks go back happens twice;
+    the hint offers both moments and asks which is meant, never picks one silently."""
+    env = {**NOW, "AGENTIC_TZ": "America/New_York"}
+    refused = todo.run("add", "x", "--due-at", "2026-11-01T01:30", env=env)
+    hint = error_of(refused.envelope)["hint"]
+    assert "2026-11-01T01:30:00-04:00" in hint, hint
+    assert "2026-11-01T01:30:00-05:00" in hint, hint
+    assert "ask the user which is meant" in hint, hint
+    assert todo.run("list", env=NOW).envelope["count"] == 0
+
+
+def suggested_call_of_words(hint: str, option: str) -> list[str]:
+    """`add x OPTION VALUE` for the first value the hint gives the option in words."""
+    value = hint.split(f"{option} ", 1)[1].split(" ", 1)[0]
+    return ["add", "x", option, value]
