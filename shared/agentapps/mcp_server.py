@@ -818,6 +818,8 @@ def bounded(command: Command, document: Any, page: Page | None) -> Any:
     elif answer_bytes(document) <= MAX_ANSWER_BYTES:
         return document
     mutates = command.description is None or bool(command.description.get("mutatesState"))
+    if mutates and isinstance(document, dict) and document.get("ok") is True:
+        return _cut_success(command, document)
     raise ToolkitError(
         ANSWER_TOO_LARGE,
         f"The answer is {answer_bytes(document):,} bytes, over the {MAX_ANSWER_BYTES:,} bytes a tool "
@@ -834,6 +836,29 @@ def bounded(command: Command, document: Any, page: Page | None) -> Any:
         f"{_name_part(command.name) or 'answer'}.json",
         details={"mayHaveTakenEffect": mutates, "bytes": answer_bytes(document), "bound": MAX_ANSWER_BYTES},
     )
+
+
+CUT_VALUE_BYTES = 2_000  # a top-level value of a write's answer past this is left out when it is cut
+
+
+def _cut_success(command: Command, document: dict[str, Any]) -> dict[str, Any]:
+    """A write the app answered ok (it took effect) whose answer is over the bound: a success,
+    never a tool error a client would retry into a second write (found by an outside review), with
+    each top-level value past CUT_VALUE_BYTES left out and said to be in `cut`, with how to read
+    the state back."""
+    kept = {key: value for key, value in document.items() if answer_bytes(value) <= CUT_VALUE_BYTES}
+    if answer_bytes(kept) > MAX_ANSWER_BYTES // 2:  # many small values: the envelope's own alone
+        kept = {key: document[key] for key in ("ok", "command") if key in document}
+    get = command.package_tools.get("get")
+    listed = command.package_tools.get("list")
+    read_back = " or ".join(f"{tool}" for tool in (get, listed) if tool) or "the package's read tools"
+    kept["cut"] = {
+        "bytes": answer_bytes(document),
+        "bound": MAX_ANSWER_BYTES,
+        "leftOut": [key for key in document if key not in kept],
+        "hint": f"It took effect; its answer was too large to show whole: read it back with {read_back}.",
+    }
+    return kept
 
 
 def _fitting(

@@ -169,24 +169,45 @@ def test_a_negative_offset_or_limit_is_refused_naming_the_argument(tmp_path: Pat
 
 
 def test_an_answer_over_the_bound_that_cannot_be_paged_says_whether_it_took_effect(tmp_path: Path) -> None:
-    """A write whose answer is too large was saved before it spoke: refused as ANSWER_TOO_LARGE
-    with mayHaveTakenEffect, and the item is there; a read that is too large changed nothing."""
+    """A write whose answer is too large took effect (the app said ok): it is a success, never a
+    tool error a client would retry into a second item (found by an outside review), with the
+    values that do not fit left out and said to be; the item is there, once. A read that is too
+    large is refused as ANSWER_TOO_LARGE and changed nothing."""
 
     async def scenario(session: ClientSession) -> None:
         body = "é" * 20_000  # the app's longest description, 40,000 bytes of UTF-8
-        failed, refused, size = await answer(
-            session, "agentic_to_do__add", {"title": "Big", "description": body}
-        )
-        assert failed
+        failed, added, size = await answer(session, "agentic_to_do__add", {"title": "Big", "description": body})
+        assert not failed, added
         assert size <= MAX_ANSWER_BYTES
-        assert refused["error"]["code"] == "ANSWER_TOO_LARGE"
-        assert refused["error"]["details"]["mayHaveTakenEffect"] is True
+        assert (added["ok"], added["command"]) == (True, "add")
+        assert added["cut"]["leftOut"] == ["item"]
+        assert added["cut"]["bound"] == MAX_ANSWER_BYTES
+        assert added["cut"]["bytes"] > MAX_ANSWER_BYTES
+        assert "agentic_to_do__get" in added["cut"]["hint"]
         failed, listed, _ = await answer(session, "agentic_to_do__list", {})
         assert [item["title"] for item in listed["items"]] == ["Big"]
         failed, read, _ = await answer(session, "agentic_to_do__get", {"id": listed["items"][0]["id"]})
         assert failed
         assert read["error"]["code"] == "ANSWER_TOO_LARGE"
         assert read["error"]["details"]["mayHaveTakenEffect"] is False
+
+    run(tmp_path, scenario, TODO)
+
+
+def test_a_write_of_many_items_too_large_to_answer_is_a_success_not_an_error(tmp_path: Path) -> None:
+    """Found by an outside review: `complete` of 150 items succeeded but answered isError, and a
+    retry errored the same way. It answers ok, with what fits (the count) and the items left out."""
+    todo_state(tmp_path, 150, description="d" * 200)
+
+    async def scenario(session: ClientSession) -> None:
+        ids = [f"td_{number:04d}" for number in range(1, 151)]
+        failed, done, size = await answer(session, "agentic_to_do__complete", {"id": ids})
+        assert not failed, done
+        assert size <= MAX_ANSWER_BYTES
+        assert done["ok"] is True
+        assert "items" in done["cut"]["leftOut"]
+        _, listed, _ = await answer(session, "agentic_to_do__list", {"status": "completed", "limit": 200})
+        assert listed["total"] == 150
 
     run(tmp_path, scenario, TODO)
 
