@@ -176,7 +176,9 @@ def test_an_answer_over_the_bound_that_cannot_be_paged_says_whether_it_took_effe
 
     async def scenario(session: ClientSession) -> None:
         body = "é" * 20_000  # the app's longest description, 40,000 bytes of UTF-8
-        failed, added, size = await answer(session, "agentic_to_do__add", {"title": "Big", "description": body})
+        failed, added, size = await answer(
+            session, "agentic_to_do__add", {"title": "Big", "description": body}
+        )
         assert not failed, added
         assert size <= MAX_ANSWER_BYTES
         assert (added["ok"], added["command"]) == (True, "add")
