@@ -26,7 +26,8 @@ Rules, in the order they run (warnings say so; every other finding is an error):
   body.scheduling                                `scheduling: supported` has a Scheduling section
   schemas.json, schemas.valid                    files in schemas/ are JSON and valid JSON Schema
                                                  that a runtime can apply (its patterns of the
-                                                 linear-time kind: no lookaround, no backreferences)
+                                                 linear-time kind: no lookaround, no backreferences);
+                                                 warnings: the seed fixes no format for them
   schemas.refs                                   a `$ref` to anything but the same file (warning: the
                                                  runtime never fetches it, so that part is not applied)
   kit.copy                                       a vendored kit (app/agentic_kit/) that is not the kit
@@ -157,6 +158,11 @@ SUITE_RULES = frozenset(
         "body.scheduling",
         "check.samples",
         "schemas.stale",
+        # The seed lists schemas/ as optional and fixes no format for its files: one that is not
+        # a JSON Schema this runtime can apply is not applied, and said so (found by a runtime
+        # author whose seed app kept command metadata there, failed "by a rule of the seed").
+        "schemas.json",
+        "schemas.valid",
     }
 )
 RUNTIME_RULES = frozenset(
@@ -400,11 +406,11 @@ def _check_schema_files(root: Path, report: Report) -> None:
         try:
             schema = read_json_file(path)
         except (ManifestError, ValueError, RecursionError) as error:
-            report.error("schemas.json", f"not valid JSON: {error}.", where)
+            report.warning("schemas.json", f"not valid JSON, so not applied: {error}.", where)
             continue
         problem = metaschema_problem(schema)
         if problem is not None:
-            report.error("schemas.valid", f"not a valid JSON Schema: {problem}.", where)
+            report.warning("schemas.valid", f"not a valid JSON Schema, so not applied: {problem}.", where)
             continue
         built = build(schema)
         unbuildable, elsewhere = built.problem, sorted(set(built.unfetched))
@@ -419,7 +425,9 @@ def _check_schema_files(root: Path, report: Report) -> None:
                 where,
             )
         elif unbuildable is not None:
-            report.error("schemas.valid", f"a runtime cannot apply it: {unbuildable}.", where)
+            report.warning(
+                "schemas.valid", f"a runtime cannot apply it, so it is not applied: {unbuildable}.", where
+            )
 
 
 class _Probe:
