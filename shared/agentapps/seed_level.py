@@ -9,8 +9,9 @@ a seed-level scenario sets no clock, no environment and no state files; its exit
 1 (any non-zero status); its envelopes are subsets; the one error code it names is
 `CONFIRMATION_REQUIRED`; and an instant is written as a matcher, matched by form and by order:
 
-- `{"$instant": "NAME"}`: an ISO 8601 instant with a zone (`2026-04-01T00:00:00.000Z`); the
-  first one named NAME binds it, and every later one of that name must be the same text.
+- `{"$instant": "NAME"}`: an ISO 8601 instant with a zone (`2026-04-01T00:00:00.000Z`, in any
+  layout of a calendar date and time: INSTANT); the first one named NAME binds it, and every
+  later one of that name must be the same text.
 - `{"$instant": "NAME", "notBefore": "OTHER"}`: and not earlier than the instant bound as OTHER.
 - `{"$type": "string"}` (or `"null"`, `"number"`, `"boolean"`): any value of that JSON type.
 
@@ -30,7 +31,13 @@ SEED_PACKAGE = "agentic-to-do"
 STATE_FILE_ENV = "AGENTIC_TODO_STATE_FILE"
 STATE_FILE_NAME = "todos.json"
 SEED_CODES = frozenset({"CONFIRMATION_REQUIRED"})
-INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})")
+# An ISO 8601 calendar date and time of day with a zone, extended (2026-04-01T00:00:00.000Z) or
+# basic (20260401T000000Z), to the hour, minute or second, a fraction after `.` or `,`, the zone
+# `Z` or an offset in hours or hours and minutes: the seed shows one and fixes none.
+INSTANT = re.compile(
+    r"\d{4}-\d{2}-\d{2}T\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(:\d{2})?)"
+    r"|\d{8}T\d{2}(\d{2}(\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(\d{2})?)"
+)
 TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
     "null": (type(None),),
@@ -124,27 +131,36 @@ def _instant_differences(
     expected: dict[str, Any], actual: Any, instants: dict[str, str], where: str
 ) -> list[str]:
     name = str(expected["$instant"])
-    if not isinstance(actual, str) or not INSTANT.fullmatch(actual):
+    if not isinstance(actual, str) or not INSTANT.fullmatch(actual) or _moment(actual) is None:
         return [f"{where}: expected an ISO 8601 instant with a zone ({name}), got {show(actual)}"]
     bound = instants.get(name)
     if bound is not None and bound != actual:
         return [f"{where}: expected the instant {name} again ({bound}), got {show(actual)}"]
     earliest = expected.get("notBefore")
-    if earliest is not None and earliest in instants and _moment(actual) < _moment(instants[earliest]):
+    if earliest is not None and earliest in instants and _before(actual, instants[earliest]):
         return [f"{where}: {actual} is before {earliest} ({instants[earliest]})"]
     instants[name] = actual
     return []
 
 
-def _moment(instant: str) -> datetime:
-    """An instant as a comparable time (fromisoformat takes at most six fraction digits)."""
-    text = instant.replace("Z", "+00:00")
+def _moment(instant: str) -> datetime | None:
+    """An instant INSTANT matched as a comparable time, or None when it names no real moment
+    (month 13). fromisoformat reads both layouts; it takes a `.` and at most six fraction digits."""
+    text = instant.replace(",", ".")
     whole, dot, rest = text.partition(".")
     if dot:
         digits = re.match(r"\d+", rest)
         assert digits is not None  # INSTANT has matched
         text = f"{whole}.{digits.group()[:6].ljust(6, '0')}{rest[digits.end() :]}"
-    return datetime.fromisoformat(text)
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _before(instant: str, earliest: str) -> bool:
+    moment, bound = _moment(instant), _moment(earliest)
+    return moment is not None and bound is not None and moment < bound
 
 
 def _unordered_differences(

@@ -233,6 +233,18 @@ LATER = "2026-04-01T00:00:01Z"
             {"a": "2026-04-01T09:00:00+09:00", "b": "2026-04-01T00:00:00.000000001Z"},
             None,
         ),
+        # Found by a runtime author: every ISO 8601 instant with a zone, not one layout of it.
+        ({"at": {"$instant": "a"}}, {"at": "20261206T212716.8Z"}, None),
+        ({"at": {"$instant": "a"}}, {"at": "2026-12-06T21:27:16,841955Z"}, None),
+        ({"at": {"$instant": "a"}}, {"at": "2026-12-06T21:27:16+00"}, None),
+        ({"at": {"$instant": "a"}}, {"at": "2026-12-06T21:27Z"}, None),
+        ({"at": {"$instant": "a"}}, {"at": "2026-13-06T21:27:16Z"}, "expected an ISO 8601 instant"),
+        ({"at": {"$instant": "a"}}, {"at": "2026-12-06 21:27:16Z"}, "expected an ISO 8601 instant"),
+        (
+            {"a": {"$instant": "a"}, "b": {"$instant": "b", "notBefore": "a"}},
+            {"a": "20261206T212716,9Z", "b": "2026-12-06T21:27:16.800+00"},
+            "is before a",
+        ),
         ({"d": {"$type": "string"}}, {"d": ""}, None),
         ({"d": {"$type": "string"}}, {"d": None}, "envelope.d: expected a string, got null"),
         # Found by a runtime author: `number`, documented, was a KeyError (INTERNAL_ERROR).
