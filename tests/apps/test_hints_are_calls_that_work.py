@@ -1294,12 +1294,7 @@ def test_a_misspelt_name_given_as_a_value_is_kept_as_typed(
     [
         ("todo", ["list", "--overdu", "yes"], "list takes no arguments; got 'yes'"),
         ("notes", ["remove", "nt_0001", "--confir", "yes"], "remove takes ID; 'yes' is extra"),
-        # The misspelt option after `--` is that option too, moved before it (a later finding).
-        (
-            "todo",
-            ["list", "--tags", "a", "--", "--tags", "b"],
-            "list reads every word after `--` as a value; '--tags' is most likely its option --tag",
-        ),
+        ("todo", ["list", "--tags", "a", "--", "--tags", "b"], "list takes no arguments"),
     ],
 )
 def test_a_corrected_call_with_words_left_over_is_not_offered(
@@ -1798,32 +1793,6 @@ def test_a_dash_word_that_is_no_length_is_not_said_to_take_time_away(timer: AppR
     assert taken_away["message"] == "DURATION '-5m' would take time away."
 
 
-@pytest.mark.parametrize(
-    ("args", "typed", "meant"),
-    [
-        (["add", "--", "-foo", "--priorty", "high"], "--priorty", "--priority"),
-        (["add", "--", "-foo", "--priorty=high"], "--priorty", "--priority"),
-        (["add", "--", "-foo", "--tagg", "home"], "--tagg", "--tag"),
-    ],
-)
-def test_a_misspelt_option_after_dashes_is_moved_before_them_as_meant(
-    todo: AppRunner, args: list[str], typed: str, meant: str
-) -> None:
-    """Found by a re-read of the last review's open findings: `add -- -foo --priorty high` was
-    hinted `add -- "-foo --priorty high"`, a title holding the misspelt option. Words after `--`
-    that are nearly an option of the command, with more words than its arguments take, are that
-    option: the hint moves it before `--`, spelt right, and says so."""
-    refused, followed = follow(todo, *args)
-    error = error_of(refused)
-    assert error["code"] == "USAGE_ERROR"
-    assert f"'{typed}' is most likely its option {meant}" in error["message"], error
-    assert followed["ok"] is True, followed
-    item = followed["item"]
-    assert isinstance(item, dict)
-    assert item["title"] == "-foo"
-    assert (item["priority"], item["tags"]) == (("high", []) if meant == "--priority" else (None, ["home"]))
-
-
 @pytest.mark.parametrize(("app", "args"), [("todo", ["add", "x"]), ("notes", ["add", "x", "--body", "b"])])
 def test_too_many_tags_on_a_new_entity_are_not_told_to_remove_its_tags(
     request: pytest.FixtureRequest, app: str, args: list[str]
@@ -1873,3 +1842,17 @@ def suggested_call_of_words(hint: str, option: str) -> list[str]:
     """`add x OPTION VALUE` for the first value the hint gives the option in words."""
     value = hint.split(f"{option} ", 1)[1].split(" ", 1)[0]
     return ["add", "x", option, value]
+
+
+@pytest.mark.parametrize("word", ["--tagline", "--descriptive", "--repeated", "--due-date"])
+def test_words_after_dashes_that_look_like_a_misspelt_option_stay_words(todo: AppRunner, word: str) -> None:
+    """A review of a fix this round, since taken back: reading a word after `--` that is nearly an
+    option as that option (`--priorty`) also read `add -- -foo --tagline here` as the tag `here`,
+    dropping words the user had put after `--` on purpose. Words after `--` are values: the hint
+    keeps them in the title, as typed."""
+    refused, followed = follow(todo, "add", "--", "-foo", word, "here")
+    assert error_of(refused)["code"] == "USAGE_ERROR"
+    assert followed["ok"] is True, followed
+    item = followed["item"]
+    assert isinstance(item, dict)
+    assert (item["title"], item["tags"]) == (f"-foo {word} here", [])

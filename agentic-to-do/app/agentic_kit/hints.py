@@ -471,37 +471,12 @@ def argument_as_option(command: str, given: str, metavar: str, call: Sequence[st
 
 
 def options_after_dashes(
-    command: str,
-    moved: Sequence[str],
-    options: Sequence[str],
-    apart: Mapping[str, Sequence[str]],
-    meant: Mapping[str, str] | None = None,
+    command: str, moved: Sequence[str], options: Sequence[str], apart: Mapping[str, Sequence[str]]
 ) -> AppError:
     """Options typed after `--`, which makes every later word a value: `moved` is the call with
     them before `--`, as the fix; `apart`, when that call would hold options that cannot go
-    together, is each such option and the call keeping it alone (each a call that works);
-    `meant`, each misspelt name typed (`--priorty`) and the option it is taken for."""
-    meant = meant or {}
-    known = [word for word in options if word not in meant]
-    guessed = [f"{quoted(word)} is most likely its option {meant[word]}" for word in options if word in meant]
-    if guessed:
-        said = " ".join(quoted(word) for word in known)
-        told = (
-            [f"{said} {'is an option' if len(known) == 1 else 'are options'} of {command}"] if known else []
-        )
-        return _after_dashes(command, moved, apart, "; ".join([*told, *guessed]))
+    together, is each such option and the call keeping it alone (each a call that works)."""
     words = " ".join(quoted(word) for word in options)
-    return _after_dashes(
-        command,
-        moved,
-        apart,
-        f"{words} {'is an option' if len(options) == 1 else 'are options'} of {command}",
-    )
-
-
-def _after_dashes(
-    command: str, moved: Sequence[str], apart: Mapping[str, Sequence[str]], said: str
-) -> AppError:
     calls = " or ".join(f"`{_call(command, each)}`" for each in apart.values())
     hint = f"but {' and '.join(apart)} cannot go together: give one, {calls}" if apart else ""
     if not _pasteable(moved, *apart.values()):
@@ -514,7 +489,12 @@ def _after_dashes(
             if apart
             else f"Options go before `--`: `{_call(command, moved)}`."
         )
-    return AppError(ErrorCode.USAGE_ERROR, f"{command} reads every word after `--` as a value; {said}.", fix)
+    return AppError(
+        ErrorCode.USAGE_ERROR,
+        f"{command} reads every word after `--` as a value; {words} "
+        f"{'is an option' if len(options) == 1 else 'are options'} of {command}.",
+        fix,
+    )
 
 
 def _guess_elsewhere(name: str, elsewhere: Mapping[str, Sequence[str]] | None) -> str:

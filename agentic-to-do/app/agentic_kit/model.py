@@ -324,8 +324,7 @@ def _refuse_words_left_over(command: Command, line: Line, words: Sequence[str]) 
     if extra or any(_is_an_id_option(command, line, position) for position in range(len(line.words))):
         moved = _options_moved_before_dashes(command, words, line.dashes or 0)
         if moved is not None:
-            call, named, spelt = moved
-            raise hints.options_after_dashes(command.name, call, named, _apart(command, call), spelt)
+            raise hints.options_after_dashes(command.name, *moved, _apart(command, moved[0]))
     if extra:
         _refuse_an_option_taken_as_a_value(command, line, extra)
         taken = [(each.metavar, _raw(line, index)) for index, each in enumerate(command.arguments)]
@@ -910,30 +909,23 @@ def _given_already(param: Parameter, given: Sequence[str], words: Sequence[str])
 
 def _options_moved_before_dashes(
     command: Command, args: Sequence[str], taken: int
-) -> tuple[list[str], list[str], dict[str, str]] | None:
-    """When words after `--` name the command's options (`add -- -x --tag home`), or nearly
-    (`--priorty high`, spelt right when moved): the call with them (and each one's value) moved
-    before `--`, the options so moved as typed, and each misspelt one's meaning; None when none
-    was. `taken`: the arguments given before `--`."""
+) -> tuple[list[str], list[str]] | None:
+    """When words after `--` name the command's options (`add -- -x --tag home`): the call with
+    them (and each one's value) moved before `--`, and the options so moved; None when none was.
+    `taken`: the arguments given before `--`."""
     if "--" not in args:
         return None
     cut = list(args).index("--")
     moved: list[str] = []
     named: list[str] = []
-    meant: dict[str, str] = {}
     kept: list[str] = []
     after = list(args[cut + 1 :])
     index = 0
     while index < len(after):
         word = after[index]
-        name, equals, value = word.partition("=")
-        param = command.named(name)
-        near = None if param is not None else _nearly_an_option(command, after, index)
-        if near is not None:
-            param, meant[name] = near, near.option
-            after[index] = near.option + equals + value
+        param = command.named(word.split("=", 1)[0])
         if param is not None:
-            named.append(name)
+            named.append(word.split("=", 1)[0])
             given = _option_as_typed(param, after, index)
             index += len(given)
             # One given before `--` already, the same way, is not moved: it would be given twice.
@@ -945,22 +937,7 @@ def _options_moved_before_dashes(
     if not named:
         return None
     kept = _one_value_each(command, taken, kept)
-    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named, meant
-
-
-def _nearly_an_option(command: Command, words: Sequence[str], index: int) -> Parameter | None:
-    """The option the long-option-shaped word at `words[index]` is a misspelling of, when it is
-    given its value as that option takes one (`--priorty high`, `--priorty=high`); else None."""
-    name, equals, _ = words[index].partition("=")
-    if not name.startswith("--") or len(name) < 4:
-        return None
-    option = hints.near_option(name, [each.option for each in command.options])
-    param = command.named(option) if option is not None else None
-    if param is None or (param.takes_value and not equals and index + 1 >= len(words)):
-        return None
-    if not param.takes_value and equals:
-        return None
-    return param
+    return [*args[:cut], *moved, *(["--", *kept] if kept else [])], named
 
 
 # --help and -h, read as any flag; typer adds them to every help text itself.
