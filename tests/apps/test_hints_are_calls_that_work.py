@@ -1856,3 +1856,65 @@ def test_words_after_dashes_that_look_like_a_misspelt_option_stay_words(todo: Ap
     item = followed["item"]
     assert isinstance(item, dict)
     assert (item["title"], item["tags"]) == (f"-foo {word} here", [])
+
+
+@pytest.mark.parametrize(
+    ("app", "args"),
+    [
+        ("todo", ["add", "x", "--due-at", "yesterday"]),
+        ("todo", ["list", "--due-before", "yesterday"]),
+        ("notes", ["add", "x", "--body", "b", "--due-at", "yesterday"]),
+        ("timer", ["due", "--before", "yesterday"]),
+    ],
+)
+def test_a_day_word_past_the_first_day_is_a_validation_error_not_a_crash(
+    request: pytest.FixtureRequest, app: str, args: list[str]
+) -> None:
+    """Found by a review of this round's fixes: `yesterday` with the clock on 0001-01-01 crashed
+    (INTERNAL_ERROR, OverflowError) in all three apps. It is refused with no hint of a date."""
+    runner: AppRunner = request.getfixturevalue(app)
+    refused = runner.run(*args, env={"AGENTIC_NOW": "0001-01-01T12:00:00Z", "AGENTIC_TZ": "UTC"})
+    assert (refused.exit_status, refused.error_code) == (3, "VALIDATION_ERROR"), refused.envelope
+    assert "0000" not in error_of(refused.envelope)["hint"]
+
+
+@pytest.mark.parametrize(
+    ("app", "args"),
+    [("todo", ["add", "x", "--due-at", "tomorrow"]), ("timer", ["start", "tea", "--due-at", "01:00"])],
+)
+def test_no_hint_offers_a_moment_past_the_last_day(
+    request: pytest.FixtureRequest, app: str, args: list[str]
+) -> None:
+    """Found by the same review: on 9997-12-31, `tomorrow` was hinted 9998-01-01 and `01:00`
+    (already past) 9998-01-01T01:00, both refused in turn as outside the dates the apps keep."""
+    runner: AppRunner = request.getfixturevalue(app)
+    refused = runner.run(*args, env={"AGENTIC_NOW": "9997-12-31T12:00:00Z", "AGENTIC_TZ": "UTC"})
+    assert refused.exit_status == 3, refused.envelope
+    assert "9998" not in error_of(refused.envelope)["hint"], refused.envelope
+
+
+def test_a_clock_time_shown_twice_offers_only_the_moment_still_to_come(timer: AppRunner) -> None:
+    """Found by the same review: 01:30 in London on the night its clocks go back, asked at 00:45
+    UTC (01:45 by the clocks, after the first 01:30): both moments were offered, the first already
+    past and refused in turn. Only the one to come is offered, and it works."""
+    env = {"AGENTIC_NOW": "2026-10-25T00:45:00Z", "AGENTIC_TZ": "Europe/London"}
+    refused = timer.run("start", "tea", "--due-at", "01:30", env=env)
+    hint = error_of(refused.envelope)["hint"]
+    assert "2026-10-25T01:30:00+01:00" not in hint, hint
+    followed = timer.run("start", "tea", "--due-at", "2026-10-25T01:30:00+00:00", env=env)
+    assert followed.ok
+    assert "--due-at 2026-10-25T01:30:00+00:00" in hint, hint
+
+
+def test_that_time_tomorrow_is_read_as_tomorrows_clocks_show_it(timer: AppRunner) -> None:
+    """Found by the same review: 01:30 in London, asked after it on the day its clocks skip it,
+    was a garbled sentence with no time tomorrow; and tomorrow's 01:30 is read as tomorrow's
+    clocks show it, with tomorrow's offset."""
+    env = {"AGENTIC_NOW": "2026-03-29T05:00:00Z", "AGENTIC_TZ": "Europe/London"}
+    refused = timer.run("start", "tea", "--due-at", "01:30", env=env)
+    hint = error_of(refused.envelope)["hint"]
+    assert "for that time tomorrow give --due-at 2026-03-30T01:30:00+01:00" in hint, hint
+    env = {"AGENTIC_NOW": "2026-03-28T05:00:00Z", "AGENTIC_TZ": "Europe/London"}
+    hint = error_of(timer.run("start", "tea", "--due-at", "01:30", env=env).envelope)["hint"]
+    assert "2026-03-29T01:30:00+00:00" not in hint, hint
+    assert "2026-03-29T02:30:00+01:00" in hint, hint

@@ -10,7 +10,7 @@ import sys
 from datetime import datetime, timedelta
 from typing import BinaryIO, Protocol
 
-from . import clock, zones
+from . import clock
 from .dates import (
     DUE_FORMATS,
     OutOfRange,
@@ -138,6 +138,9 @@ def near_hint(option: str, value: str, now: datetime, *, instant_only: bool = Fa
     readings of an ambiguous date, for the user to choose; None when it means none. With
     `instant_only` (a timer's end, which must be to come) a reading already past is said to be."""
     readings = near_readings(value, now, instant_only=instant_only)
+    if instant_only and len(readings) == 2:  # a time shown twice: the moment still to come, if one is
+        coming = [reading for reading in readings if parse_instant(reading.value) > now]
+        readings = coming if len(coming) == 1 else readings
     if len(readings) == 2:
         first, second = readings
         return (
@@ -150,10 +153,17 @@ def near_hint(option: str, value: str, now: datetime, *, instant_only: bool = Fa
     if instant_only and parse_instant(reading.value) <= now:
         said = reading.words[0].upper() + reading.words[1:]
         passed = f"{said} ({reading.value}) has passed: the app's clock reads {format_timestamp(now)}"
-        if not reading.words.startswith("today at "):
+        # The same clock time read as of tomorrow, as tomorrow's clocks show it (one they skip or
+        # show twice is said to be); none past the last day the apps keep.
+        tomorrow = near_readings(value, now + timedelta(days=1), instant_only=True)
+        if not reading.words.startswith("today at ") or not tomorrow:
             return f"{passed}; give a later {option}."
-        tomorrow = parse_instant(reading.value).astimezone(zones.zone()) + timedelta(days=1)
-        return f"{passed}; for that time tomorrow give {option} {tomorrow.isoformat(timespec='seconds')}."
+        if len(tomorrow) == 2:
+            return (
+                f"{passed}; that time tomorrow reads two ways: {option} {tomorrow[0].value} or "
+                f"{option} {tomorrow[1].value}; ask the user which is meant."
+            )
+        return f"{passed}; for that time tomorrow give {option} {tomorrow[0].value}."
     return f"Did you mean {option} {reading.value} ({reading.words})?"
 
 

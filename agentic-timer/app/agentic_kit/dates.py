@@ -254,8 +254,11 @@ def near_readings(text: str, now: datetime, *, instant_only: bool = False) -> li
     where = zones.zone()
     today = now.astimezone(where).date()
     if cleaned in _DAY_WORDS and not instant_only:
-        day = today + timedelta(days=_DAY_WORDS[cleaned])
-        return _dates([day], [f"{cleaned} in {zones.name()}"])
+        try:
+            day = today + timedelta(days=_DAY_WORDS[cleaned])
+        except OverflowError:  # `yesterday` on the first day Python has: no reading
+            return []
+        return _dates([_real(day.isoformat())], [f"{cleaned} in {zones.name()}"])
     unpadded = _UNPADDED.fullmatch(cleaned)
     if unpadded is not None:
         written = f"{unpadded['y']}-{int(unpadded['m']):02d}-{int(unpadded['d']):02d}"
@@ -323,9 +326,8 @@ def _local_readings(written: str, where: tzinfo, said: str) -> list[NearReading]
         readings = [(first, f"{said} in {zone}")]
     elif shown.replace(tzinfo=None) != naive:  # never on the zone's clocks
         clock = naive.time().isoformat(timespec="minutes")
-        readings = [
-            (shown, f"there is no {clock} in {zone} that day, as its clocks go forward: this is that moment")
-        ]
+        skipped = f"there is no {clock} that day, as its clocks go forward; this is that moment"
+        readings = [(shown, f"{said} in {zone}: {skipped}")]
     else:
         readings = [
             (first, f"{said} in {zone}, the first time: before its clocks go back"),
