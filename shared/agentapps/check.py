@@ -138,6 +138,7 @@ STALE_SCHEMAS = (
     "print('\\n' + json.dumps([str(path) for path in stale if path.parent == SCHEMA_FOLDER]))\n"
 )
 # Where a package declares the arguments check gives its creating commands (see the docstring).
+MAX_TARGET_CHARS = 1_000  # the longest created id check aims a command at: any real id fits
 SAMPLES_HOW = (
     "declare the arguments check should give a creating command in APP.md's frontmatter: "
     '`metadata: {agentapps: {checkSamples: {"<command>": ["<argument>", ...]}}}`'
@@ -736,21 +737,22 @@ class _Probe:
 
 def _created_id(created: Invocation | None) -> str | None:
     """The new entity's id from a successful answer, if it gave one: `item.id` (this suite's
-    apps), else the `id` of the one object in the answer that has one (a seed app may answer
-    under `todo`: the seed names no key), else the answer's own `id`."""
+    apps), else the answer's own `id`, else the `id` of the one object in the answer that has one
+    (a seed app may answer under `todo`: the seed names no key). A string or a whole number; one
+    no command line can carry (a NUL, past MAX_TARGET_CHARS) is no target."""
     envelope = (created.envelope or {}) if created is not None and created.ok else {}
     item = envelope.get("item")
-    if isinstance(item, dict) and isinstance(item.get("id"), str):
-        return str(item["id"])
-    held = [
-        value["id"]
-        for value in envelope.values()
-        if isinstance(value, dict) and isinstance(value.get("id"), str)
+    held = [value["id"] for value in envelope.values() if isinstance(value, dict) and "id" in value]
+    candidates = [
+        item.get("id") if isinstance(item, dict) else None,
+        envelope.get("id"),
+        held[0] if len(held) == 1 else None,
     ]
-    if len(held) == 1:
-        return str(held[0])
-    own = envelope.get("id")
-    return own if isinstance(own, str) and not held else None
+    found = next((candidate for candidate in candidates if candidate is not None), None)
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return None
+    text = str(found)
+    return text if "\x00" not in text and len(text) <= MAX_TARGET_CHARS else None
 
 
 def _declared_samples(manifest: AppManifest, report: Report) -> dict[str, list[str]]:

@@ -504,8 +504,11 @@ def package_file(package_dir: Path, relative: Path | str) -> Path:
     """A file of the package, refused (ManifestError) when it resolves outside the package: a
     symlink to /etc/… must not make the runtime show what it points at."""
     path = package_dir / relative
-    root = package_dir.resolve()
-    target = path.resolve()
+    try:
+        root = package_dir.resolve()
+        target = path.resolve()
+    except (RuntimeError, OSError) as error:  # a symlink loop (RuntimeError before Python 3.13)
+        raise ManifestError(f"{path} cannot be resolved ({error}); it is not read.") from None
     if not target.is_relative_to(root):
         raise ManifestError(f"{path} resolves outside the package (to {target}); it is not read.")
     return path

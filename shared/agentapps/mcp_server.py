@@ -844,20 +844,22 @@ CUT_VALUE_BYTES = 2_000  # a top-level value of a write's answer past this is le
 def _cut_success(command: Command, document: dict[str, Any]) -> dict[str, Any]:
     """A write the app answered ok (it took effect) whose answer is over the bound: a success,
     never a tool error a client would retry into a second write (found by an outside review), with
-    each top-level value past CUT_VALUE_BYTES left out and said to be in `cut`, with how to read
-    the state back."""
+    each top-level value past CUT_VALUE_BYTES left out and said to be in `cut` (the first names
+    left out, each cut short, and how many), with how to read the state back."""
     kept = {key: value for key, value in document.items() if answer_bytes(value) <= CUT_VALUE_BYTES}
-    if answer_bytes(kept) > MAX_ANSWER_BYTES // 2:  # many small values: the envelope's own alone
-        kept = {key: document[key] for key in ("ok", "command") if key in document}
-    get = command.package_tools.get("get")
-    listed = command.package_tools.get("list")
-    read_back = " or ".join(f"{tool}" for tool in (get, listed) if tool) or "the package's read tools"
+    if answer_bytes(kept) > MAX_ANSWER_BYTES // 2:  # many small values (or a huge name): the envelope's own
+        kept = {key: document[key] for key in ("ok", "command") if answer_bytes(document.get(key)) <= 200}
+    left = [key for key in document if key not in kept]
+    get, listed = command.package_tools.get("get"), command.package_tools.get("list")
+    read_back = " or ".join(tool for tool in (get, listed) if tool) or "the package's read tools"
     kept["cut"] = {
         "bytes": answer_bytes(document),
         "bound": MAX_ANSWER_BYTES,
-        "leftOut": [key for key in document if key not in kept],
+        "leftOut": [shortened(key, ARGUMENT_SHOWN_CHARS) for key in left[:UNKNOWN_NAMED]],
         "hint": f"It took effect; its answer was too large to show whole: read it back with {read_back}.",
     }
+    if len(left) > UNKNOWN_NAMED:
+        kept["cut"]["leftOutMore"] = len(left) - UNKNOWN_NAMED
     return kept
 
 
@@ -994,7 +996,7 @@ def build_server(
                     None,
                     AppError(
                         ErrorCode.NOT_FOUND,
-                        f"No tool named {params.name}.",
+                        f"No tool named {shortened(params.name, ARGUMENT_SHOWN_CHARS)}.",
                         "List the tools for their names: <package>__<command>, as agentic_to_do__add.",
                     ),
                 )

@@ -36,7 +36,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise _Unreadable(f"the key {key!r} is given twice")
+            raise _Unreadable(f"the key {_shown(key)} is given twice")
         seen[key] = value
     return seen
 
@@ -55,7 +55,12 @@ def _float(text: str) -> float:
 
 
 def _constant(text: str) -> Any:
-    raise _Unreadable(f"{text} is not JSON")
+    raise _Unreadable(f"{_shown(text)} is not JSON")
+
+
+def _shown(text: str) -> str:
+    """A value the line held, as a message names it: quoted, cut at 60 characters with its length."""
+    return repr(text) if len(text) <= 60 else f"{text[:59]!r}… ({len(text):,} characters)"
 
 
 def _check(value: Any, depth: int = 0) -> None:

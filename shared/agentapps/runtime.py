@@ -205,11 +205,12 @@ def run_and_relay(package: Package, args: Sequence[str], **options: Any) -> tupl
         ) from None
     except OSError as error:
         if error.errno == errno.E2BIG:  # the call's fault, not the package's: nothing ran
-            longest = max((len(word.encode(errors="surrogateescape")) for word in args), default=0)
+            sizes = [len(word.encode(errors="surrogateescape")) + 1 for word in args]
             raise toolkit_error(
                 ErrorCode.VALIDATION_ERROR,
-                f"The call is too long for a command line: its longest word is {longest:,} bytes "
-                f"(one word holds at most {MAX_WORD_BYTES:,}), so the app was not started.",
+                f"The call is too long for a command line: its words come to {sum(sizes):,} bytes, the "
+                f"longest {max(sizes, default=1) - 1:,} (one word holds at most {MAX_WORD_BYTES:,}, and "
+                "all of them, with the environment, a limit of the system's), so the app was not started.",
                 "Shorten it; a runtime that passes words without a command line (the warm one) "
                 "takes it whole.",
             ) from None

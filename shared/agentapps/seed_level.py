@@ -35,8 +35,8 @@ SEED_CODES = frozenset({"CONFIRMATION_REQUIRED"})
 # basic (20260401T000000Z), to the hour, minute or second, a fraction after `.` or `,`, the zone
 # `Z` or an offset in hours or hours and minutes: the seed shows one and fixes none.
 INSTANT = re.compile(
-    r"\d{4}-\d{2}-\d{2}T\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(:\d{2})?)"
-    r"|\d{8}T\d{2}(\d{2}(\d{2}([.,]\d{1,9})?)?)?(Z|[+-]\d{2}(\d{2})?)"
+    r"\d{4}-\d{2}-\d{2}T\d{2}(:\d{2}(:\d{2}([.,]\d{1,9})?)?)?(Z|[+-]([01]\d|2[0-3])(:[0-5]\d)?)"
+    r"|\d{8}T\d{2}(\d{2}(\d{2}([.,]\d{1,9})?)?)?(Z|[+-]([01]\d|2[0-3])([0-5]\d)?)"
 )
 TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

@@ -120,3 +120,51 @@ def test_a_remove_without_confirmation_is_caught_whatever_key_holds_the_new_enti
     status, found = check(agentapps, target)
     assert status == 13
     assert {(rule, severity) for rule, severity, _ in found} == {("confirmation.refuses", "error")}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"ok": True, "command": "add", "id": item["id"], "project": {"id": "inbox"}}',
+        '{"ok": True, "command": "add", "item": item, "list": {"id": "inbox"}}',
+    ],
+)
+def test_the_answers_own_id_is_taken_before_a_related_objects(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str
+) -> None:
+    """Found by a review of the fix above: an answer with its own `id` beside a related object
+    that has one (`project.id`) aimed remove at the related id, NOT_FOUND, and passed a package
+    that deletes without --confirm."""
+    target = tmp_path / "packages" / "deletes-without-confirmation"
+    shutil.copytree(FIXTURES / "deletes-without-confirmation", target)
+    cli = target / "app" / "cli.py"
+    source = cli.read_text()
+    cli.write_text(source.replace('emit({"ok": True, "command": "add", "item": item})', f"emit({answer})"))
+    assert cli.read_text() != source
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(target.parent))
+    status, found = check(agentapps, target)
+    assert status == 13
+    assert {(rule, severity) for rule, severity, _ in found} == {("confirmation.refuses", "error")}
+
+
+@pytest.mark.parametrize("made", ['"bad\\x00id"', '"x" * 200_000'])
+def test_an_id_no_command_line_can_carry_is_no_target(
+    agentapps: Callable[..., ToolkitResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made: str
+) -> None:
+    """Found by the same review: an id holding a NUL crashed check (ValueError), and one of 200 KB
+    failed the package as `entry.runs`. Such an id is not aimed at: the refusal is unverified."""
+    target = tmp_path / "packages" / "deletes-without-confirmation"
+    shutil.copytree(FIXTURES / "deletes-without-confirmation", target)
+    cli = target / "app" / "cli.py"
+    source = cli.read_text()
+    cli.write_text(
+        source.replace(
+            'emit({"ok": True, "command": "add", "item": item})',
+            f'emit({{"ok": True, "command": "add", "item": {{"id": {made}}}}})',
+        )
+    )
+    assert cli.read_text() != source
+    monkeypatch.setenv("AGENTAPPS_TRUSTED", str(target.parent))
+    status, found = check(agentapps, target)
+    assert status == 0, found
+    assert [rule for rule, _, _ in found] == ["confirmation.unverified"]

@@ -15,6 +15,7 @@ import pytest
 from mcp import ClientSession
 
 from agentapps.check import DEADLINE_TIMEOUTS, MAX_PACKAGE_BYTES
+from agentapps.mcp_server import MAX_ANSWER_BYTES
 from tests.packages import PACKAGES
 from tests.toolkit.conftest import SUITE, ToolkitResult
 from tests.toolkit.hostile import WIPES_ON_RESET, write_package
@@ -366,3 +367,62 @@ def test_check_and_mcp_start_up_go_on_when_the_runtime_cannot_check_an_answer(
     assert served == {}
     monkeypatch.undo()
     assert "agentic_to_do__add" in load_commands([todo], True, RunOptions(20.0))
+
+
+@pytest.mark.parametrize("loop", ["itself", "pair"])
+def test_a_schema_that_is_a_symlink_loop_is_reported_never_a_crash(
+    agentapps: Callable[..., ToolkitResult], trusted: Path, tmp_path: Path, loop: str
+) -> None:
+    """Found by a review of this round's fixes: a file in schemas/ that is a symlink loop made
+    Path.resolve raise RuntimeError: check ended in INTERNAL_ERROR, and `run` reported every write
+    as an internal error after it took effect. The file is named as one that cannot be read; the
+    app's answer is relayed."""
+    package = write_package(trusted / "saves", SAVES_EACH_ADD, commands=("add",))
+    (package / "schemas").mkdir()
+    if loop == "itself":
+        (package / "schemas" / "success-envelope.schema.json").symlink_to("success-envelope.schema.json")
+    else:
+        (package / "schemas" / "a.json").symlink_to("b.json")
+        (package / "schemas" / "b.json").symlink_to("a.json")
+    added = agentapps("run", str(package), "--", "add")
+    assert (added.exit_status, added.envelope) == (0, {"ok": True, "command": "add"})
+    assert (tmp_path / "state" / "added.txt").read_text() == "one\n"
+    checked = agentapps("check", str(package))
+    assert checked.error_code in (None, "CHECK_FAILED"), checked.envelope
+    assert any(finding["where"].startswith("schemas/") for finding in every_finding(agentapps, package))
+
+
+# An `add` whose answer is over the MCP bound in two ways: 20,000 small keys, or one huge key name.
+ANSWERS_TOO_MUCH = """
+    import json, sys
+    shape = sys.argv[2] if len(sys.argv) > 2 else ""
+    answer = {"ok": True, "command": "add"}
+    if shape == "many":
+        answer.update({f"k{number}": number for number in range(20_000)})
+    else:
+        answer["k" * 100_000] = 1
+    print(json.dumps(answer))
+"""
+
+
+@pytest.mark.parametrize("shape", ["many", "huge"])
+def test_a_write_answered_ok_is_cut_within_the_bound_however_its_keys_are(
+    tmp_path: Path, trusted: Path, shape: str
+) -> None:
+    """Found by a review of this round's fixes: a write answered ok was a success with its large
+    values left out, but `cut.leftOut` listed every key left out in full: 200 KB for 20,000 keys,
+    100 KB for one key of 100,000 characters. It names the first five, cut short, and counts the rest."""
+    package = write_package(trusted / "bigwrite", ANSWERS_TOO_MUCH, commands=("add",))
+
+    async def scenario(session: ClientSession) -> None:
+        result = await session.call_tool("bigwrite__add", {"args": [shape]})
+        assert result.is_error is not True, result.structured_content
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert len(text.encode()) <= 2_000, text[:300]
+        content = result.structured_content
+        assert content is not None
+        assert content["ok"] is True
+        assert content["cut"]["bytes"] > MAX_ANSWER_BYTES
+        assert len(content["cut"]["leftOut"]) <= 5
+
+    run_mcp(tmp_path, scenario, [str(package)], env={"AGENTAPPS_TRUSTED": str(trusted)})

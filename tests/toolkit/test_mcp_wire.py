@@ -111,3 +111,19 @@ def test_over_the_pipe_every_unreadable_request_is_answered_and_changes_nothing(
     assert all("error" in answer for answer in answers[:-1])
     assert [answer["id"] for answer in answers[:-1]] == [UNREADABLE[name][1] for name in sorted(UNREADABLE)]
     assert json.loads(answers[-1]["result"]["content"][0]["text"])["count"] == 0  # no add ran
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        CALL + '"arguments": {"' + "k" * 300_000 + '": 1, "' + "k" * 300_000 + '": 2}}}',
+        PING % (12, "[" + "1" * 300_000 + "]"),
+        "{" + "x" * 300_000,
+    ],
+)
+def test_an_unreadable_line_is_refused_in_a_short_message(line: str) -> None:
+    """Found by a review of this round's fixes: a repeated key of 300,000 characters was answered
+    with a 300 KB error repeating it. What the line held is named, never repeated whole."""
+    answer = refusal(line)
+    assert answer is not None
+    assert len(json.dumps(answer)) <= 1_000, json.dumps(answer)[:300]

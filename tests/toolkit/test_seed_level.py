@@ -240,6 +240,11 @@ LATER = "2026-04-01T00:00:01Z"
         ({"at": {"$instant": "a"}}, {"at": "2026-12-06T21:27Z"}, None),
         ({"at": {"$instant": "a"}}, {"at": "2026-13-06T21:27:16Z"}, "expected an ISO 8601 instant"),
         ({"at": {"$instant": "a"}}, {"at": "2026-12-06 21:27:16Z"}, "expected an ISO 8601 instant"),
+        # Found by a review of that fix: an offset's minutes past 59 were taken (+05:99 as +06:39).
+        ({"at": {"$instant": "a"}}, {"at": "2026-04-01T00:00:00+05:99"}, "expected an ISO 8601 instant"),
+        ({"at": {"$instant": "a"}}, {"at": "20260401T000000+0560"}, "expected an ISO 8601 instant"),
+        ({"at": {"$instant": "a"}}, {"at": "2026-04-01T00:00:00+24:00"}, "expected an ISO 8601 instant"),
+        ({"at": {"$instant": "a"}}, {"at": "2026-04-01T00:00:00-23:59"}, None),
         (
             {"a": {"$instant": "a"}, "b": {"$instant": "b", "notBefore": "a"}},
             {"a": "20261206T212716,9Z", "b": "2026-12-06T21:27:16.800+00"},
