@@ -128,72 +128,118 @@ def preimport(
     with _recording_unseeded(unseeded), _watching_start_up(seen):
         _import_all(script_path)
         held = hold_script(script_path)
+        if held is not None and held.module is not None and _keeps_one_of(_WATCHES[-1][1], [held.module]):
+            seen.append("the arguments")  # the script's body kept sys.argv itself
     if seen and held is not None:
-        _let_go_of_own_modules(script_path)
+        _let_go_of_own_modules(os.getcwd())  # the package root, as the runtime starts this
         held = _whole(script_path)
     return unseeded, held
 
 
+# The watches in progress, innermost last: what each has seen read, and the sys.argv it put in
+# place. An object one made and a module kept (`from os import environ`) notes into the watch of
+# the moment, not the one it was made in.
+_WATCHES: list[tuple[list[str], list[list[str]]]] = []
+
+
+def _note(what: str) -> None:
+    if _WATCHES:
+        _WATCHES[-1][0].append(what)
+
+
 class _WatchedEnviron(os._Environ):  # type: ignore[type-arg]
     """os.environ itself (the same mapping underneath), noting each read of what only a call has:
-    a setting named AGENTIC_*, or the whole environment (iterated, copied)."""
+    a setting named AGENTIC_*, or the whole environment (iterated, copied, counted, shown)."""
 
-    def __init__(self, real: Any, seen: list[str]) -> None:
+    def __init__(self, real: Any) -> None:
         super().__init__(real._data, real.encodekey, real.decodekey, real.encodevalue, real.decodevalue)
-        self._seen = seen
 
     def __getitem__(self, key: Any) -> Any:  # get() and `in` read through it too
         if isinstance(key, str) and key.startswith("AGENTIC_"):
-            self._seen.append(f"the setting {key}")
+            _note(f"the setting {key}")
         return super().__getitem__(key)
 
     def __iter__(self) -> Iterator[Any]:
-        self._seen.append("the whole environment")
-        return super().__iter__()
-
-
-class _WatchedArgv(list):  # type: ignore[type-arg]
-    """sys.argv as the warm process has it, noting that it was read: a call brings its own."""
-
-    def __init__(self, argv: list[str], seen: list[str]) -> None:
-        super().__init__(argv)
-        self._seen = seen
-
-    def _read(self) -> None:
-        self._seen.append("the arguments")
-
-    def __getitem__(self, index: Any) -> Any:
-        self._read()
-        return super().__getitem__(index)
-
-    def __iter__(self) -> Iterator[Any]:
-        self._read()
+        _note("the whole environment")
         return super().__iter__()
 
     def __len__(self) -> int:
-        self._read()
+        _note("the whole environment")
         return super().__len__()
+
+    def __repr__(self) -> str:
+        _note("the whole environment")
+        return super().__repr__()
+
+
+class _WatchedArgv(list):  # type: ignore[type-arg]
+    """sys.argv as the warm process has it, noting each read: a call brings its own."""
+
+
+def _reading(name: str) -> Callable[..., Any]:
+    method = getattr(list, name)
+
+    def read(self: list[str], *args: Any) -> Any:
+        _note("the arguments")
+        return method(self, *args)
+
+    read.__name__ = name
+    return read
+
+
+for _name in (
+    "__getitem__", "__iter__", "__len__", "__contains__", "__reversed__", "__repr__", "__str__",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
+    "copy", "index", "count",
+):  # fmt: skip
+    setattr(_WatchedArgv, _name, _reading(_name))
+
+
+def _watched_argv(argv: list[str]) -> list[str]:
+    """`argv` watched in the watch in progress (as it is, with none)."""
+    if not _WATCHES:
+        return argv
+    watched = _WatchedArgv(argv)
+    _WATCHES[-1][1].append(watched)
+    return watched
 
 
 @contextlib.contextmanager
 def _watching_start_up(seen: list[str]) -> Iterator[None]:
-    """While it lasts, os.environ and sys.argv note in `seen` each read of what only a call has."""
-    environ, argv = os.environ, sys.argv
-    os.environ = _WatchedEnviron(environ, seen)  # noqa: B003 - the same mapping underneath, watched
-    sys.argv = _WatchedArgv(argv, seen)
+    """While it lasts, os.environ and sys.argv (and sys.orig_argv) note in `seen` each read of
+    what only a call has; and, as it ends, a module imported meanwhile that kept sys.argv itself
+    (`from sys import argv`) has read it, as it will read the warm process's in every call."""
+    environ, argv, orig = os.environ, sys.argv, getattr(sys, "orig_argv", None)  # 3.10 and later
+    before = set(sys.modules)
+    _WATCHES.append((seen, []))
+    os.environ = _WatchedEnviron(environ)  # noqa: B003 - the same mapping underneath, watched
+    sys.argv = _watched_argv(argv)
+    if orig is not None:
+        sys.orig_argv = _watched_argv(orig)
     try:
         yield
     finally:
+        _, argvs = _WATCHES.pop()
         os.environ = environ  # noqa: B003 - the real one back
-        if isinstance(sys.argv, _WatchedArgv):
-            sys.argv = list.__getitem__(sys.argv, slice(None))
-        else:
-            sys.argv = argv
+        sys.argv = argv
+        if orig is not None:
+            sys.orig_argv = orig
+        if _keeps_one_of(argvs, [module for name, module in list(sys.modules.items()) if name not in before]):
+            seen.append("the arguments")
 
 
-def _let_go_of_own_modules(script_path: str) -> None:
-    """Forget the modules of the script's folder: every call's child imports them anew."""
-    folder = os.path.dirname(os.path.realpath(script_path)) + os.sep
+def _keeps_one_of(watched: list[list[str]], modules: list[Any]) -> bool:
+    """Whether a module's globals hold one of the watched objects itself."""
+    ids = {id(each) for each in watched}
+    return any(
+        id(value) in ids for module in modules for value in list(getattr(module, "__dict__", {}).values())
+    )
+
+
+def _let_go_of_own_modules(root: str) -> None:
+    """Forget the modules of the package (under its root, wherever the script put them on the
+    path): every call's child imports them anew."""
+    folder = os.path.realpath(root) + os.sep
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)
         if file and os.path.realpath(file).startswith(folder):
@@ -371,7 +417,7 @@ def hold_script(script_path: str) -> HeldScript | None:
     saved_path, saved_argv, saved_main = list(sys.path), sys.argv, sys.modules["__main__"]
     # The script as argv[0], as a cold run has it; a call brings its arguments (a read is noted).
     given = [list.__getitem__(saved_argv, 1)]  # the script as the command gave it: no read of the script's
-    sys.argv = _WatchedArgv(given, saved_argv._seen) if isinstance(saved_argv, _WatchedArgv) else given
+    sys.argv = _watched_argv(given)
     sys.modules["__main__"] = module
     try:
         exec(compile(ast.Module(body=body, type_ignores=[]), script_path, "exec"), module.__dict__)

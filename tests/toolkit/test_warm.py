@@ -862,6 +862,16 @@ def test_a_guarded_script_whose_body_needs_a_call_runs_cold(tmp_path: Path, warm
         ("STATE = 'AGENTIC_PROBE' in os.environ and os.environ['AGENTIC_PROBE']\n", ""),
         ("STATE = dict(os.environ).get('AGENTIC_PROBE')\n", ""),
         ("STATE = sys.argv[1:]\n", ""),
+        # Found by a review of that fix: reads the first watch missed.
+        ("from sys import argv\nSTATE = None\ndef state():\n    return argv[1:]\n", ""),
+        ("STATE = 'second' in sys.argv\n", ""),
+        ("STATE = sys.argv.copy()[1:]\n", ""),
+        ("STATE = sys.argv == [sys.argv[0], 'second']\n", ""),
+        ("STATE = len(os.environ)\n", ""),
+        (
+            "from helper import state\nSTATE = None\n",
+            "from sys import argv\ndef state():\n    return argv[1:]\n",
+        ),
         # The same read in a module of the package's own, imported by the script.
         ("from helper import STATE\n", "import os\nSTATE = os.environ.get('AGENTIC_PROBE') or 'none'\n"),
     ],
@@ -875,12 +885,14 @@ def test_a_script_that_reads_a_calls_settings_or_arguments_at_start_answers_warm
         tmp_path,
         "import json, os, sys\n"
         + body
-        + 'if __name__ == "__main__":\n    print(json.dumps({"state": STATE}))\n',
+        + 'if __name__ == "__main__":\n'
+        + '    print(json.dumps({"state": STATE if STATE is not None else state()}))\n',
         module=module,
     )
     env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
     for value in ("first", "second", "third", "fourth"):
         env["AGENTIC_PROBE"] = value
+        env["AGENTIC_PROBE_" + value.upper()] = value  # the environment grows: len() reads it
         cold, hot = both(package, [value], warm, env=env)
         same(cold, hot)
 
@@ -1293,3 +1305,52 @@ def test_a_state_a_warm_process_keeps_parsed_never_hides_what_the_file_holds(
     refused = served(["get", "td_0001"])
     assert refused.document["error"]["code"] == "STATE_CORRUPT"
     assert "nextId 2 is not above the highest id" in refused.document["error"]["message"]
+
+
+def test_a_module_outside_the_scripts_folder_that_reads_a_setting_is_let_go(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Found by a review of the fix above: a module of the package outside app/ (put on the path
+    by the script) that read an AGENTIC_* setting was seen but kept: only app/'s modules were let
+    go. Every module under the package root is."""
+    package = python_package(
+        tmp_path,
+        "import json, os, sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))\n"
+        "import conf\n"
+        'if __name__ == "__main__":\n    print(json.dumps({"state": conf.X}))\n',
+    )
+    (package.root / "lib").mkdir()
+    (package.root / "lib" / "conf.py").write_text("import os\nX = os.environ.get('AGENTIC_PROBE')\n")
+    env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
+    for value in ("first", "second", "third"):
+        env["AGENTIC_PROBE"] = value
+        cold, hot = both(package, ["x"], warm, env=env)
+        same(cold, hot)
+        assert hot.document == {"state": value}
+
+
+def test_a_module_a_call_imports_that_reads_through_a_kept_environ_is_not_learnt(
+    tmp_path: Path, warm: WarmRuntime
+) -> None:
+    """Found by the same review: a module imported at start-up kept `environ` (`from os import
+    environ`); one a call imported later read a setting through it, which noted the read into the
+    start-up's watch, long over, so the later module was learnt with the warm process's value."""
+    package = python_package(
+        tmp_path,
+        "import importlib, json, os, sys\nimport settings\n"
+        'if __name__ == "__main__":\n'
+        "    lazy = importlib.import_module('la' + 'zy')\n"
+        '    print(json.dumps({"state": lazy.X}))\n',
+    )
+    (package.root / "app" / "settings.py").write_text(
+        "from os import environ\ndef probe():\n    return environ.get('AGENTIC_PROBE')\n"
+    )
+    (package.root / "app" / "lazy.py").write_text("import settings\nX = settings.probe()\n")
+    env = package_environment(overrides={"AGENTIC_PROBE": "first"}, inherit_agentic=False)
+    for number in range(6):
+        env["AGENTIC_PROBE"] = f"value {number}"
+        cold, hot = both(package, ["x"], warm, env=env)
+        same(cold, hot)
+        assert hot.document == {"state": f"value {number}"}
+        time.sleep(0.05)  # the warm process learns when no call waits
