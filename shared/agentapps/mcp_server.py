@@ -631,18 +631,18 @@ def lone_values_listed(command: Command, arguments: dict[str, Any]) -> dict[str,
 
 
 def given_arguments(command: Command, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments as the call means them: `null` is not given (a client converting the schema
-    to OpenAI's strict form sends it for each argument it leaves out), and a whole-number float
-    for an integer argument is that integer (`"limit": 5.0`, as JSON numbers are read by some
-    clients). Any other float for an integer is left to check_arguments to refuse."""
-    integers = {
-        name for name, prop in checked_schema(command)["properties"].items() if prop.get("type") == "integer"
-    }
+    """The arguments as the call means them: `null` for an argument of the tool is not given (a
+    client converting the schema to OpenAI's strict form sends it for each argument it leaves
+    out), while an unknown name stays, for check_arguments to refuse whatever its value; and a
+    whole-number float for an integer argument is that integer (`"limit": 5.0`, as JSON numbers
+    are read by some clients). Any other float for an integer is left to check_arguments to refuse."""
+    properties = checked_schema(command)["properties"]
+    integers = {name for name, prop in properties.items() if prop.get("type") == "integer"}
     return {
         # Any whole float is the integer it equals (`1e16` too): the app then says its own bound.
         name: int(value) if name in integers and isinstance(value, float) and value.is_integer() else value
         for name, value in arguments.items()
-        if value is not None
+        if value is not None or name not in properties
     }
 
 

@@ -279,3 +279,23 @@ def test_a_word_too_long_for_a_command_line_is_refused_cold_not_blamed_on_the_pa
         assert listed["count"] == 0
 
     run(tmp_path, scenario, ["--cold", *NOTES])
+
+
+def test_an_unknown_argument_given_null_is_refused_as_unknown(tmp_path: Path) -> None:
+    """Found by an outside review: `export` given `{"limit": null}` was answered, though export
+    takes no limit: null meant "not given" for every name, known or not. A known argument given
+    null is still not given (a strict-schema client sends one for each it leaves out); an unknown
+    one is refused, as it is with any other value."""
+
+    async def scenario(session: ClientSession) -> None:
+        failed, refused, _ = await answer(session, "agentic_to_do__export", {"limit": None})
+        assert failed
+        assert refused["error"]["code"] == "VALIDATION_ERROR"
+        assert refused["error"]["message"].startswith("limit: not an argument of export"), refused
+        failed, added, _ = await answer(
+            session, "agentic_to_do__add", {"title": "x", "due_at": None, "tag": None}
+        )
+        assert not failed, added
+        assert (added["item"]["title"], added["item"]["dueAt"]) == ("x", None)
+
+    run(tmp_path, scenario, TODO)
