@@ -1777,7 +1777,7 @@ def test_words_left_over_beside_a_length_it_cannot_read_get_no_call_that_keeps_i
     assert timer.run("list", "--status", "all", env=NOW).items == []
 
 
-@pytest.mark.parametrize("value", ["--foo", "-abc", "-"])
+@pytest.mark.parametrize("value", ["--foo", "-abc", "-", "-0", "-0m", "-00:00"])
 def test_a_dash_word_that_is_no_length_is_not_said_to_take_time_away(timer: AppRunner, value: str) -> None:
     """Found by a re-read of the last review's open findings: `extend tm_0001 -- --foo` was
     refused as "DURATION '--foo' would take time away", though it is no length at all. Only a
@@ -1787,6 +1787,7 @@ def test_a_dash_word_that_is_no_length_is_not_said_to_take_time_away(timer: AppR
     refused = timer.run("extend", "tm_0001", "--", value, env=NOW)
     error = error_of(refused.envelope)
     assert (error["code"], refused.exit_status) == ("VALIDATION_ERROR", 3)
+    # A review found `-0` and `-0m` said to take time away, though they take none.
     assert error["message"] == f"DURATION '{value}' is not a duration.", error
     assert timer.state_file("timers.json").read_bytes() == before
     taken_away = error_of(timer.run("extend", "tm_0001", "--", "-5m", env=NOW).envelope)

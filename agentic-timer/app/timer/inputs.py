@@ -72,14 +72,21 @@ def _bare_lengths(number: str) -> list[str]:
 def time_to_add(text: str) -> str:
     """extend's DURATION, refused when it starts with - (`extend tm_0001 -5m`): a countdown only
     grows, so no hint offers `-- -5m`, which would be refused again. A dash before no length
-    (`--foo`) is refused here as no duration; the rest is check_duration's, in the command."""
+    (`--foo`), or before one of none (`-0m`, which takes nothing away), is refused here as no
+    duration; the rest is check_duration's, in the command."""
     stripped = text.lstrip()
-    if stripped.startswith("-") and read_as_duration(stripped[1:]) is None:
+    if not stripped.startswith("-"):
+        return text
+    after = read_as_duration(stripped[1:])
+    some = after is not None and (
+        any(digit in "123456789" for digit in stripped[1:]) if after.bare else bool(after.ms)
+    )
+    if not some:
         try:
             parse_duration(text)
         except ValueError as error:  # check_duration's words for a text that reads as no length
             raise BadValue(f"{quoted(text)} {error}.", f"Write it {DURATION_FORMATS}.") from None
-    if stripped.startswith("-"):
+    if some:
         raise BadValue(
             f"{quoted(text)} would take time away.",
             "extend only adds time: give a positive length, such as 5m. A countdown cannot be "
