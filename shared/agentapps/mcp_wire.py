@@ -21,11 +21,14 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from agentic_kit.text import quoted
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 MAX_DEPTH = 64  # no tool argument nests so deep; a 1,000-deep array would exhaust the SDK's parser
 MAX_DIGITS = 100  # a longer number is no id, count or limit; int() refuses 4,300 digits anyway
+SHOWN_CHARS = 60  # how much of a refused key or word a refusal shows (cut with its length after)
 
 
 class _Unreadable(ValueError):
@@ -36,7 +39,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise _Unreadable(f"the key {_shown(key)} is given twice")
+            raise _Unreadable(f"the key {quoted(key, SHOWN_CHARS)} is given twice")
         seen[key] = value
     return seen
 
@@ -55,12 +58,7 @@ def _float(text: str) -> float:
 
 
 def _constant(text: str) -> Any:
-    raise _Unreadable(f"{_shown(text)} is not JSON")
-
-
-def _shown(text: str) -> str:
-    """A value the line held, as a message names it: quoted, cut at 60 characters with its length."""
-    return repr(text) if len(text) <= 60 else f"{text[:59]!r}… ({len(text):,} characters)"
+    raise _Unreadable(f"{quoted(text, SHOWN_CHARS)} is not JSON")
 
 
 def _check(value: Any, depth: int = 0) -> None:

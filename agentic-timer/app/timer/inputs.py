@@ -81,17 +81,16 @@ def time_to_add(text: str) -> str:
     some = after is not None and (
         any(digit in "123456789" for digit in stripped[1:]) if after.bare else bool(after.ms)
     )
-    if not some:
-        try:
-            parse_duration(text)
-        except ValueError as error:  # check_duration's words for a text that reads as no length
-            raise BadValue(f"{quoted(text)} {error}.", f"Write it {DURATION_FORMATS}.") from None
     if some:
         raise BadValue(
             f"{quoted(text)} would take time away.",
             "extend only adds time: give a positive length, such as 5m. A countdown cannot be "
             "shortened: to end it sooner, stop it and start one with the --duration left.",
         )
+    try:
+        parse_duration(text)
+    except ValueError as error:  # check_duration's words for a text that reads as no length
+        raise BadValue(f"{quoted(text)} {error}.", f"Write it {DURATION_FORMATS}.") from None
     return text
 
 
