@@ -27,13 +27,15 @@ def due_ms(timer: Timer) -> int | None:
 
 def is_due(timer: Timer, now_ms: int) -> bool:
     """Whether a countdown has fired and is not yet stopped: running past its due time, or paused
-    after it (a paused one's due time is where its running time reached its duration)."""
+    after it (a paused one's due time is where its running time reached its duration). Read at
+    no moment before its last change, as `view` reads it: a clock that stepped back changes
+    neither."""
     due = due_ms(timer)
     if due is None or timer.status == "stopped":
         return False
     if timer.status == "paused" and timer.paused_at is not None:
         return due <= ms(timer.paused_at)
-    return now_ms >= due
+    return now_ms >= due or ms(timer.updated_at) >= due  # the stored moment read only when needed
 
 
 def view(timer: Timer, now_ms: int) -> dict[str, object]:
